@@ -1,0 +1,82 @@
+"""Command line: argument parsing and the top-level error handler only.
+Heavy modules are imported inside the command handlers so that `--help` stays fast."""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from . import __version__
+from .diagnostics import EXIT_INTERNAL, DiagnosticError
+
+# Subcommand modules that register their own parsers: name -> module.
+# Each module exposes register(subparsers) and keeps its heavy imports inside handlers.
+_PLUGIN_MODULES = ("generator.engine.cli", "generator.validate_cli")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="triplea-gen",
+        description="Compile YAML rule specifications into TripleA game XML, and import game XMLs into YAML.",
+    )
+    parser.add_argument("--version", action="version", version=f"triplea-gen {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    p = sub.add_parser("import", help="convert a TripleA game XML into the full-game YAML form",
+                       description="Convert any TripleA game XML into the full-game YAML form, losslessly.")
+    p.add_argument("game_xml", help="the game XML to import")
+    p.add_argument("-o", "--output", required=True, help="the YAML file to write")
+    p.set_defaults(run=_run_import)
+
+    p = sub.add_parser("build", help="build a YAML spec into a game XML under OUTDIR",
+                       description="Build a YAML spec into OUTDIR/<map>/map/games/<game>.xml.")
+    p.add_argument("spec", help="the YAML spec to build")
+    p.add_argument("-o", "--outdir", default="output", help="output folder (default: output)")
+    p.add_argument("--engine-check", action="store_true",
+                   help="load what was built in the real TripleA engine's parser")
+    p.set_defaults(run=_run_build)
+
+    for module_name in _PLUGIN_MODULES:
+        try:
+            module = __import__(module_name, fromlist=["register"])
+        except ModuleNotFoundError as err:
+            if err.name != module_name:
+                raise
+            continue
+        module.register(sub)
+    return parser
+
+
+def _run_import(args) -> int:
+    from .commands import import_command
+
+    return import_command(args.game_xml, args.output)
+
+
+def _run_build(args) -> int:
+    from .commands import build_command
+
+    return build_command(args.spec, args.outdir, engine_check=args.engine_check)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except DiagnosticError as err:
+        for diagnostic in err.diagnostics:
+            print(diagnostic.format(), file=sys.stderr)
+        return err.exit_status
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as err:  # the last line of defence: no traceback for users
+        if os.environ.get("TRIPLEA_GEN_DEBUG"):
+            raise
+        print(f"triplea-gen: internal error: {type(err).__name__}: {err}", file=sys.stderr)
+        print("  this is a bug in triplea-gen; please report it with the input that caused it "
+              "(set TRIPLEA_GEN_DEBUG=1 for a traceback)", file=sys.stderr)
+        return EXIT_INTERNAL

@@ -1,0 +1,101 @@
+"""Located diagnostics: every problem a user can fix is reported as
+``FILE:LINE:COL: severity[CODE]: message`` plus a hint, never as a traceback."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+# Exit statuses shared by every subcommand.
+EXIT_OK = 0
+EXIT_ERRORS = 1  # the input was read but has errors (validation findings)
+EXIT_UNUSABLE = 2  # the input could not be used at all (syntax, unknown section, ...)
+EXIT_INTERNAL = 3  # a bug in triplea-gen
+
+
+@dataclass(frozen=True, order=True)
+class Position:
+    file: str
+    line: int = 0
+    col: int = 0
+
+    def __str__(self) -> str:
+        if self.line:
+            return f"{self.file}:{self.line}:{self.col or 1}"
+        return self.file
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    code: str  # stable, e.g. TG001; documented in README
+    message: str
+    position: Position
+    hint: str = ""
+    severity: str = "error"  # error | warning
+
+    def format(self) -> str:
+        text = f"{self.position}: {self.severity}[{self.code}]: {self.message}"
+        if self.hint:
+            text += f"\n  hint: {self.hint}"
+        return text
+
+    def sort_key(self):
+        return (self.position.file, self.position.line, self.position.col, self.code)
+
+    def as_json(self) -> dict:
+        return {
+            "file": self.position.file,
+            "line": self.position.line,
+            "col": self.position.col,
+            "severity": self.severity,
+            "code": self.code,
+            "message": self.message,
+            "hint": self.hint,
+        }
+
+
+class DiagnosticError(Exception):
+    """Raised when input is unusable; carries every diagnostic found in the pass."""
+
+    def __init__(self, diagnostics: list[Diagnostic], exit_status: int = EXIT_UNUSABLE):
+        self.diagnostics = sorted(diagnostics, key=Diagnostic.sort_key)
+        self.exit_status = exit_status
+        super().__init__("\n".join(d.format() for d in self.diagnostics))
+
+
+@dataclass
+class Collector:
+    """Gathers diagnostics during one pass so that all are reported together."""
+
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def error(self, code: str, message: str, position: Position, hint: str = "") -> None:
+        self.diagnostics.append(Diagnostic(code, message, position, hint, "error"))
+
+    def warning(self, code: str, message: str, position: Position, hint: str = "") -> None:
+        self.diagnostics.append(Diagnostic(code, message, position, hint, "warning"))
+
+    @property
+    def has_errors(self) -> bool:
+        return any(d.severity == "error" for d in self.diagnostics)
+
+    def raise_if_errors(self, exit_status: int = EXIT_UNUSABLE) -> None:
+        if self.has_errors:
+            raise DiagnosticError(self.diagnostics, exit_status)
+
+
+def display_path(path: str | os.PathLike) -> str:
+    """A path as the user should read it: relative to the working directory when inside it."""
+    text = os.fspath(path)
+    try:
+        rel = os.path.relpath(text)
+    except ValueError:
+        return text
+    return text if rel.startswith("..") else rel
+
+
+def closest(name: str, candidates) -> str:
+    """A 'did you mean' suffix for hints, or an empty string."""
+    import difflib
+
+    match = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
+    return f"did you mean '{match[0]}'?" if match else ""

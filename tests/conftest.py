@@ -1,0 +1,47 @@
+"""Shared test fixtures: where ../shared is, and skips with a reason when it is absent."""
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED = Path(os.environ.get("TRIPLEA_GEN_SHARED", REPO.parent / "shared"))
+CORPUS_DIR = SHARED / "corpus" / "xml"
+GLOBAL_MAP_DIR = SHARED / "maps" / "world_war_ii_global"
+GLOBAL_GAMES_DIR = GLOBAL_MAP_DIR / "map" / "games"
+ENGINE_JAR = Path("/usr/share/games/triplea/bin/triplea.jar")
+
+SHARED_MISSING = "../shared (corpus and maps) is not present next to the repo; CI has it"
+ENGINE_MISSING = "the TripleA 1.9 engine is not installed (apt-get install triplea); CI installs it"
+
+
+def corpus_xmls() -> list[Path]:
+    """Every real game XML we test against: the corpus and the Global 1940 games."""
+    if not SHARED.is_dir():
+        return []
+    return sorted(CORPUS_DIR.glob("*.xml")) + sorted(GLOBAL_GAMES_DIR.glob("*.xml"))
+
+
+def xml_params():
+    """pytest params, one per real XML, or a single skipped param when ../shared is absent."""
+    files = corpus_xmls()
+    if not files:
+        return [pytest.param(None, marks=pytest.mark.skip(reason=SHARED_MISSING), id="no-shared")]
+    return [pytest.param(path, id=path.name) for path in files]
+
+
+@pytest.fixture
+def shared_dir() -> Path:
+    if not SHARED.is_dir():
+        pytest.skip(SHARED_MISSING)
+    return SHARED
+
+
+def engine_available() -> bool:
+    return ENGINE_JAR.is_file() and shutil.which("java") is not None and shutil.which("javac") is not None
+
+
+requires_engine = pytest.mark.skipif(not engine_available(), reason=ENGINE_MISSING)
