@@ -41,7 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
         try:
             module = __import__(module_name, fromlist=["register"])
         except ModuleNotFoundError as err:
-            if err.name != module_name:
+            if not module_name.startswith(str(err.name)):
                 raise
             continue
         module.register(sub)
