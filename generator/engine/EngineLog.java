@@ -1,0 +1,143 @@
+package tripleagen.harness;
+
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+
+/**
+ * Collects every exception the engine reports, however it reports it. The 1.9 engine mostly
+ * calls printStackTrace on System.out or System.err (its ClientLogger), sometimes uses
+ * java.util.logging, and lets some threads die with an uncaught exception; all three paths
+ * are hooked here, and each exception is recorded once.
+ */
+final class EngineLog {
+  private static final int STACK_FRAMES_KEPT = 6;
+
+  private final List<Map<String, Object>> entries = new ArrayList<>();
+  private final Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+  private volatile int round;
+  private volatile String step = "";
+
+  /** Where the game is, so that each recorded exception says in which round and step it happened. */
+  void setContext(final int round, final String step) {
+    this.round = round;
+    this.step = step;
+  }
+
+  synchronized void record(final String kind, final Throwable error) {
+    if (!seen.add(error)) {
+      return;
+    }
+    final Map<String, Object> entry = new LinkedHashMap<>();
+    entry.put("kind", kind);
+    entry.put("type", error.getClass().getName());
+    entry.put("message", describeChain(error));
+    entry.put("round", round);
+    entry.put("step", step);
+    final List<String> frames = new ArrayList<>();
+    for (final StackTraceElement frame : error.getStackTrace()) {
+      if (frames.size() == STACK_FRAMES_KEPT) {
+        break;
+      }
+      frames.add(frame.toString());
+    }
+    entry.put("at", frames);
+    entries.add(entry);
+  }
+
+  synchronized void recordMessage(final String kind, final String message) {
+    final Map<String, Object> entry = new LinkedHashMap<>();
+    entry.put("kind", kind);
+    entry.put("type", "");
+    entry.put("message", message);
+    entry.put("round", round);
+    entry.put("step", step);
+    entry.put("at", new ArrayList<String>());
+    entries.add(entry);
+  }
+
+  synchronized List<Map<String, Object>> entries() {
+    return new ArrayList<>(entries);
+  }
+
+  /**
+   * A stream that forwards everything to {@code target} and records any Throwable printed
+   * through it: Throwable.printStackTrace hands the throwable itself to println(Object)
+   * before printing its frames as strings.
+   */
+  PrintStream capturing(final OutputStream target) {
+    return new PrintStream(target, true, StandardCharsets.UTF_8) {
+      @Override
+      public void println(final Object value) {
+        if (value instanceof Throwable) {
+          record("logged", (Throwable) value);
+        }
+        super.println(value);
+      }
+    };
+  }
+
+  /** Hooks java.util.logging and threads that die of an uncaught exception. */
+  void installHooks() {
+    Logger.getLogger("").addHandler(new Handler() {
+      @Override
+      public void publish(final LogRecord logRecord) {
+        if (logRecord.getThrown() != null) {
+          record("logged", logRecord.getThrown());
+        } else if (logRecord.getLevel().intValue() >= Level.SEVERE.intValue()) {
+          recordMessage("logged", String.valueOf(logRecord.getMessage()));
+        }
+      }
+
+      @Override
+      public void flush() {}
+
+      @Override
+      public void close() {}
+    });
+    Thread.setDefaultUncaughtExceptionHandler((thread, error) -> {
+      record("uncaught in thread " + thread.getName(), error);
+      error.printStackTrace();
+    });
+  }
+
+  /**
+   * The message of an exception followed by those of its causes, each only when it adds
+   * something: the engine often repeats its cause's message in its own.
+   */
+  static String describeChain(final Throwable error) {
+    final List<String> parts = new ArrayList<>();
+    final Set<Throwable> visited = Collections.newSetFromMap(new IdentityHashMap<>());
+    for (Throwable link = error; link != null && visited.add(link); link = link.getCause()) {
+      final String text = describe(link);
+      if (parts.stream().noneMatch(part -> part.contains(text))) {
+        parts.add(text);
+      }
+    }
+    return String.join("; caused by: ", parts);
+  }
+
+  /** The engine's own exceptions speak for themselves; for any other, its type is part of the story. */
+  private static String describe(final Throwable error) {
+    final String message = error.getMessage();
+    final String type = error.getClass().getName();
+    if (message == null || message.isEmpty()) {
+      return type;
+    }
+    if (type.startsWith("games.strategy.")) {
+      return message.trim();
+    }
+    return error.getClass().getSimpleName() + ": " + message.trim();
+  }
+}

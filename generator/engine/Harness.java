@@ -1,0 +1,101 @@
+package tripleagen.harness;
+
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * triplea-gen's bridge to the TripleA 1.9 engine. Usage:
+ *
+ * <pre>
+ *   Harness check GAME.xml...
+ *   Harness play GAME.xml [--rounds N] [--ai easy|fast] [--seed S] [--map-dir DIR] [--timeout SEC]
+ * </pre>
+ *
+ * <p>The only thing written to stdout is one JSON document; everything the engine prints goes
+ * to stderr. Run it with the engine's bin folder as working directory (the engine reads
+ * game_engine.properties from there) and user.home pointing at a scratch folder.
+ */
+public final class Harness {
+  private Harness() {}
+
+  public static void main(final String[] args) {
+    final PrintStream reportOut = new PrintStream(new FileOutputStream(FileDescriptor.out), true,
+        StandardCharsets.UTF_8);
+    final PrintStream console = new PrintStream(new FileOutputStream(FileDescriptor.err), true,
+        StandardCharsets.UTF_8);
+    final EngineLog log = new EngineLog();
+    // Before any engine class is loaded: its ClientLogger keeps the streams it first sees.
+    System.setOut(log.capturing(console));
+    System.setErr(log.capturing(console));
+    int status = 0;
+    try {
+      final List<String> rest = new ArrayList<>(Arrays.asList(args));
+      final String mode = rest.isEmpty() ? "" : rest.remove(0);
+      if ("check".equals(mode)) {
+        reportOut.println(Json.write(CheckMode.run(rest)));
+      } else if ("play".equals(mode)) {
+        log.installHooks();
+        new PlayMode(playOptions(rest), log, reportOut).run();
+      } else {
+        console.println("usage: Harness check GAME.xml... | Harness play GAME.xml [options]");
+        status = 2;
+      }
+    } catch (final IllegalArgumentException e) {
+      console.println("harness: " + e.getMessage());
+      status = 2;
+    }
+    reportOut.flush();
+    console.flush();
+    // The engine leaves non-daemon threads behind (messengers, AI helpers); do not wait for them.
+    Runtime.getRuntime().halt(status);
+  }
+
+  private static PlayMode.Options playOptions(final List<String> args) {
+    final PlayMode.Options options = new PlayMode.Options();
+    for (int i = 0; i < args.size(); i++) {
+      final String arg = args.get(i);
+      if (!arg.startsWith("--")) {
+        if (options.path != null) {
+          throw new IllegalArgumentException("play takes one game file, got also " + arg);
+        }
+        options.path = arg;
+        continue;
+      }
+      if (i + 1 >= args.size()) {
+        throw new IllegalArgumentException(arg + " needs a value");
+      }
+      final String value = args.get(++i);
+      switch (arg) {
+        case "--rounds":
+          options.rounds = Integer.parseInt(value);
+          break;
+        case "--ai":
+          if (!value.equals("easy") && !value.equals("fast")) {
+            throw new IllegalArgumentException("--ai must be easy or fast, not " + value);
+          }
+          options.ai = value;
+          break;
+        case "--seed":
+          options.seed = Long.parseLong(value);
+          break;
+        case "--map-dir":
+          options.mapDir = value;
+          break;
+        case "--timeout":
+          options.timeoutSeconds = Double.parseDouble(value);
+          break;
+        default:
+          throw new IllegalArgumentException("unknown option " + arg);
+      }
+    }
+    if (options.path == null) {
+      throw new IllegalArgumentException("play needs a game file");
+    }
+    return options;
+  }
+}

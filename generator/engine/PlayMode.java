@@ -1,0 +1,378 @@
+package tripleagen.harness;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.lang.reflect.Field;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Enumeration;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+
+import javax.swing.tree.TreeNode;
+
+import games.strategy.engine.ClientFileSystemHelper;
+import games.strategy.engine.data.GameData;
+import games.strategy.engine.data.GameSequence;
+import games.strategy.engine.data.IAttachment;
+import games.strategy.engine.data.PlayerID;
+import games.strategy.engine.data.Resource;
+import games.strategy.engine.data.Territory;
+import games.strategy.engine.data.Unit;
+import games.strategy.engine.framework.ServerGame;
+import games.strategy.engine.gamePlayer.IGamePlayer;
+import games.strategy.engine.history.Event;
+import games.strategy.engine.history.Round;
+import games.strategy.engine.history.Step;
+import games.strategy.engine.random.IRandomSource;
+import games.strategy.net.HeadlessServerMessenger;
+import games.strategy.net.Messengers;
+import games.strategy.triplea.Constants;
+import games.strategy.triplea.TripleA;
+import games.strategy.triplea.attachments.TriggerAttachment;
+import games.strategy.triplea.formatter.MyFormatter;
+import games.strategy.util.Tuple;
+
+/**
+ * A headless game with every player played by the engine's AI, driven one step at a time so
+ * that it stops after the requested rounds (ServerGame.startGame would loop forever).
+ */
+final class PlayMode {
+  static final class Options {
+    String path;
+    int rounds = 2;
+    String ai = "easy";
+    Long seed;
+    String mapDir;
+    double timeoutSeconds = 600;
+  }
+
+  private final Options options;
+  private final EngineLog log;
+  private final PrintStream reportOut;
+  private final long startNanos = System.nanoTime();
+  private final List<Double> roundSeconds = new ArrayList<>();
+  private GameData data;
+  private int startRound;
+  private boolean started;
+  private int stepsRun;
+  private boolean aiRandomnessSeeded;
+  private volatile boolean reported;
+
+  PlayMode(final Options options, final EngineLog log, final PrintStream reportOut) {
+    this.options = options;
+    this.log = log;
+    this.reportOut = reportOut;
+  }
+
+  /** Plays the game and writes the report; returns only after the report is written. */
+  void run() {
+    startWatchdog();
+    final CheckMode.Parsed parsed = CheckMode.parse(options.path);
+    if (parsed.data == null) {
+      final Map<String, Object> refused = baseReport();
+      refused.put("ok", false);
+      refused.put("error", parsed.error);
+      writeReport(refused);
+      return;
+    }
+    data = parsed.data;
+    String stoppedBy;
+    try {
+      stoppedBy = play();
+    } catch (final Throwable e) {
+      log.record("fatal", unwrap(e));
+      stoppedBy = "exception";
+    }
+    writeReport(fullReport(stoppedBy));
+  }
+
+  private String play() throws Exception {
+    provideMapFolder();
+    final TripleA loader = (TripleA) data.getGameLoader();
+    final String playerType = "fast".equals(options.ai) ? TripleA.FAST_COMPUTER_PLAYER_TYPE
+        : TripleA.WEAK_COMPUTER_PLAYER_TYPE;
+    final Map<String, String> playerTypes = new LinkedHashMap<>();
+    for (final PlayerID player : data.getPlayerList().getPlayers()) {
+      playerTypes.put(player.getName(), playerType);
+    }
+    final Set<IGamePlayer> players = loader.createPlayers(playerTypes);
+    final ServerGame game =
+        new ServerGame(data, players, new HashMap<>(), new Messengers(new HeadlessServerMessenger()));
+    if (options.seed != null) {
+      game.setRandomSource(new SeededDice(options.seed));
+      aiRandomnessSeeded = seedJdkRandomness(options.seed);
+    }
+    loader.startGame(game, players, true);
+
+    // What ServerGame.startGame does before its endless loop, then its loop body, one step at a time.
+    data.getProperties().set(ServerGame.GAME_HAS_BEEN_SAVED_PROPERTY, Boolean.TRUE);
+    invokePrivate(game, "startPersistentDelegates");
+    final GameSequence sequence = data.getSequence();
+    startRound = sequence.getRound();
+    started = true;
+    long roundStart = System.nanoTime();
+    while (sequence.getRound() < startRound + options.rounds) {
+      if (game.isGameOver()) {
+        return "game over";
+      }
+      final int round = sequence.getRound();
+      log.setContext(round, sequence.getStep().getName());
+      try {
+        invokePrivate(game, "runStep", false);
+      } catch (final InvocationTargetException e) {
+        log.record("fatal", unwrap(e));
+        return "exception";
+      }
+      stepsRun++;
+      if (sequence.getRound() != round) {
+        final long now = System.nanoTime();
+        roundSeconds.add((now - roundStart) / 1e9);
+        roundStart = now;
+      }
+    }
+    return game.isGameOver() ? "game over" : "rounds";
+  }
+
+  /**
+   * The engine looks the map folder up by the game's mapName under the user's downloadedMaps
+   * (user.home is a temporary folder). Without a real map folder an empty one stands in, so
+   * that the engine falls back to its bundled assets instead of prompting for a download.
+   */
+  private void provideMapFolder() throws IOException {
+    final Object mapName = data.getProperties().get(Constants.MAP_NAME);
+    if (!(mapName instanceof String) || ((String) mapName).trim().isEmpty()) {
+      return; // the engine itself reports the missing mapName when the game starts
+    }
+    final Path link = ClientFileSystemHelper.getUserMapsFolder().toPath().resolve((String) mapName);
+    if (Files.exists(link, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+      return;
+    }
+    if (options.mapDir != null) {
+      Files.createSymbolicLink(link, new File(options.mapDir).getAbsoluteFile().toPath());
+    } else {
+      Files.createDirectories(link);
+    }
+  }
+
+  /**
+   * The AIs draw their own decisions from Math.random and Collections.shuffle; seeding those
+   * too makes a seeded run repeatable. Needs --add-opens for java.lang and java.util.
+   */
+  private static boolean seedJdkRandomness(final long seed) {
+    try {
+      final Class<?> holder = Class.forName("java.lang.Math$RandomNumberGeneratorHolder");
+      final Field mathRandom = holder.getDeclaredField("randomNumberGenerator");
+      mathRandom.setAccessible(true);
+      ((Random) mathRandom.get(null)).setSeed(seed);
+      final Field shuffleRandom = java.util.Collections.class.getDeclaredField("r");
+      shuffleRandom.setAccessible(true);
+      if (shuffleRandom.get(null) == null) {
+        shuffleRandom.set(null, new Random(seed));
+      } else {
+        ((Random) shuffleRandom.get(null)).setSeed(seed);
+      }
+      return true;
+    } catch (final ReflectiveOperationException | RuntimeException e) {
+      return false;
+    }
+  }
+
+  private static Object invokePrivate(final Object target, final String name, final Object... args)
+      throws ReflectiveOperationException {
+    final Class<?>[] types = new Class<?>[args.length];
+    for (int i = 0; i < args.length; i++) {
+      types[i] = args[i] instanceof Boolean ? boolean.class : args[i].getClass();
+    }
+    final Method method = target.getClass().getDeclaredMethod(name, types);
+    method.setAccessible(true);
+    return method.invoke(target, args);
+  }
+
+  private static Throwable unwrap(final Throwable error) {
+    Throwable inner = error;
+    while (inner instanceof InvocationTargetException && inner.getCause() != null) {
+      inner = inner.getCause();
+    }
+    return inner;
+  }
+
+  /** Stops a game that runs past its time limit, still reporting how far it got. */
+  private void startWatchdog() {
+    final Thread watchdog = new Thread(() -> {
+      try {
+        Thread.sleep((long) (options.timeoutSeconds * 1000));
+      } catch (final InterruptedException e) {
+        return;
+      }
+      Map<String, Object> partial;
+      try {
+        partial = fullReport("time limit");
+      } catch (final RuntimeException e) {
+        // the game thread is still changing the data; a report without the end state will do
+        partial = baseReport();
+        partial.put("ok", true);
+        partial.put("stopped_by", "time limit");
+        partial.put("exceptions", log.entries());
+      }
+      writeReport(partial);
+      Runtime.getRuntime().halt(0);
+    }, "tripleagen-watchdog");
+    watchdog.setDaemon(true);
+    watchdog.start();
+  }
+
+  private synchronized void writeReport(final Map<String, Object> report) {
+    if (reported) {
+      return;
+    }
+    reported = true;
+    reportOut.println(Json.write(report));
+    reportOut.flush();
+  }
+
+  private Map<String, Object> baseReport() {
+    final Map<String, Object> report = new LinkedHashMap<>();
+    report.put("path", options.path);
+    report.put("ai", options.ai);
+    report.put("seed", options.seed);
+    report.put("map_dir", options.mapDir);
+    report.put("rounds_requested", options.rounds);
+    report.put("time_limit_seconds", options.timeoutSeconds);
+    return report;
+  }
+
+  private Map<String, Object> fullReport(final String stoppedBy) {
+    final GameSequence sequence = data.getSequence();
+    final Map<String, Object> report = baseReport();
+    report.put("ok", true);
+    report.put("game", data.getGameName());
+    report.put("stopped_by", stoppedBy);
+    report.put("start_round", startRound);
+    report.put("rounds_completed", started ? sequence.getRound() - startRound : 0);
+    report.put("steps_run", stepsRun);
+    report.put("last_step", sequence.getStep() == null ? null : sequence.getStep().getName());
+    report.put("ai_randomness_seeded", aiRandomnessSeeded);
+    report.put("round_seconds", new ArrayList<>(roundSeconds));
+    report.put("total_seconds", (System.nanoTime() - startNanos) / 1e9);
+    report.put("exceptions", log.entries());
+    report.put("fired", firedTriggers());
+    report.put("players", playerStates());
+    return report;
+  }
+
+  /**
+   * Trigger actions write history events whose text starts with the trigger's display name
+   * ("triggerAttachmentX" is shown as "Trigger X"). One entry per trigger, round and step.
+   */
+  private List<Object> firedTriggers() {
+    final Map<String, String> triggersByPrefix = new LinkedHashMap<>();
+    for (final Tuple<IAttachment, ArrayList<Tuple<String, String>>> attachment : data.getAttachmentOrderAndValues()) {
+      if (attachment.getFirst() instanceof TriggerAttachment) {
+        final String name = attachment.getFirst().getName();
+        triggersByPrefix.put(MyFormatter.attachmentNameToText(name) + ":", name);
+      }
+    }
+    final List<Object> fired = new ArrayList<>();
+    final Set<String> seen = new java.util.HashSet<>();
+    collectFired((TreeNode) data.getHistory().getRoot(), 0, "", triggersByPrefix, seen, fired);
+    return fired;
+  }
+
+  private static void collectFired(final TreeNode node, final int round, final String step,
+      final Map<String, String> triggersByPrefix, final Set<String> seen, final List<Object> fired) {
+    int nodeRound = round;
+    String nodeStep = step;
+    if (node instanceof Round) {
+      nodeRound = ((Round) node).getRoundNo();
+    } else if (node instanceof Step) {
+      nodeStep = ((Step) node).getStepName();
+    } else if (node instanceof Event) {
+      final String text = ((Event) node).getDescription();
+      for (final Map.Entry<String, String> trigger : triggersByPrefix.entrySet()) {
+        if (text != null && text.startsWith(trigger.getKey())
+            && seen.add(trigger.getValue() + "\n" + nodeRound + "\n" + nodeStep)) {
+          final Map<String, Object> entry = new LinkedHashMap<>();
+          entry.put("trigger", trigger.getValue());
+          entry.put("round", nodeRound);
+          entry.put("step", nodeStep);
+          entry.put("event", text);
+          fired.add(entry);
+        }
+      }
+    }
+    final Enumeration<? extends TreeNode> children = node.children();
+    while (children.hasMoreElements()) {
+      collectFired(children.nextElement(), nodeRound, nodeStep, triggersByPrefix, seen, fired);
+    }
+  }
+
+  private List<Object> playerStates() {
+    final List<Object> states = new ArrayList<>();
+    for (final PlayerID player : data.getPlayerList().getPlayers()) {
+      final Map<String, Object> resources = new LinkedHashMap<>();
+      for (final Resource resource : data.getResourceList().getResources()) {
+        resources.put(resource.getName(), player.getResources().getQuantity(resource));
+      }
+      int territories = 0;
+      final Map<String, Integer> units = new TreeMap<>();
+      for (final Territory territory : data.getMap().getTerritories()) {
+        if (player.equals(territory.getOwner())) {
+          territories++;
+        }
+        for (final Unit unit : territory.getUnits().getUnits()) {
+          if (player.equals(unit.getOwner())) {
+            units.merge(unit.getType().getName(), 1, Integer::sum);
+          }
+        }
+      }
+      final Map<String, Integer> unplaced = new TreeMap<>();
+      for (final Unit unit : player.getUnits().getUnits()) {
+        unplaced.merge(unit.getType().getName(), 1, Integer::sum);
+      }
+      final Map<String, Object> state = new LinkedHashMap<>();
+      state.put("name", player.getName());
+      state.put("resources", resources);
+      state.put("territories", territories);
+      state.put("units", units);
+      state.put("unplaced_units", unplaced);
+      states.add(state);
+    }
+    return states;
+  }
+
+  /** Dice from a seeded generator, so that a run can be repeated. */
+  private static final class SeededDice implements IRandomSource {
+    private final Random random;
+
+    SeededDice(final long seed) {
+      random = new Random(seed);
+    }
+
+    @Override
+    public synchronized int getRandom(final int max, final String annotation) {
+      return random.nextInt(max);
+    }
+
+    @Override
+    public synchronized int[] getRandom(final int max, final int count, final String annotation) {
+      if (count <= 0) {
+        throw new IllegalArgumentException("count must be > 0, annotation:" + annotation);
+      }
+      final int[] numbers = new int[count];
+      for (int i = 0; i < count; i++) {
+        numbers[i] = random.nextInt(max);
+      }
+      return numbers;
+    }
+  }
+}

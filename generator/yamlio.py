@@ -1,0 +1,151 @@
+"""The one way triplea-gen reads YAML: libyaml when present, positions kept on
+every mapping, sequence and key, duplicate keys refused, alias expansion and
+input size bounded. Specs come from forums too."""
+from __future__ import annotations
+
+import os
+
+import yaml
+
+from .diagnostics import Diagnostic, DiagnosticError, Position, display_path
+from .safexml import read_input
+
+MAX_SPEC_BYTES = 16 * 1024 * 1024
+MAX_EXPANDED_NODES = 2_000_000  # a full Global 1940 game is about 150,000 nodes
+
+_BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class LocatedDict(dict):
+    """A mapping that remembers where it and each of its keys stand in the file."""
+
+    __slots__ = ("pos", "key_pos")
+
+    def position_of(self, key) -> Position:
+        return self.key_pos.get(key, self.pos)
+
+
+class LocatedList(list):
+    """A sequence that remembers where it and each of its items stand."""
+
+    __slots__ = ("pos", "item_pos")
+
+    def position_of(self, index: int) -> Position:
+        return self.item_pos[index] if index < len(self.item_pos) else self.pos
+
+
+def position(data, source_pos: Position) -> Position:
+    return getattr(data, "pos", source_pos)
+
+
+def _mark_position(source: str, mark) -> Position:
+    return Position(source, mark.line + 1, mark.column + 1)
+
+
+class _Loader(_BaseLoader):
+    source = "<yaml>"
+
+    def construct_yaml_map(self, node):
+        data = LocatedDict()
+        data.pos = _mark_position(self.source, node.start_mark)
+        data.key_pos = {}
+        yield data
+        first_seen = {}
+        for key_node, _ in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge" or not isinstance(key_node, yaml.ScalarNode):
+                continue  # keys brought in by `<<: *anchor` may be overridden on purpose
+            if key_node.value in first_seen:
+                first = first_seen[key_node.value]
+                raise _located("TG021", f"duplicate key '{key_node.value}' (first at line {first.line + 1})",
+                               self.source, key_node.start_mark,
+                               "each key may appear once in a mapping; remove or rename one")
+            first_seen[key_node.value] = key_node.start_mark
+        self.flatten_mapping(node)
+        for key_node, value_node in node.value:
+            key = self.construct_object(key_node, deep=True)
+            try:
+                hash(key)
+            except TypeError:
+                raise _located("TG022", "a mapping key must be a plain value", self.source, key_node.start_mark,
+                               "quote the key") from None
+            data[key] = self.construct_object(value_node, deep=True)
+            data.key_pos[key] = _mark_position(self.source, key_node.start_mark)
+
+    def construct_yaml_seq(self, node):
+        data = LocatedList()
+        data.pos = _mark_position(self.source, node.start_mark)
+        data.item_pos = [_mark_position(self.source, item.start_mark) for item in node.value]
+        yield data
+        data.extend(self.construct_object(item, deep=True) for item in node.value)
+
+
+_Loader.add_constructor("tag:yaml.org,2002:map", _Loader.construct_yaml_map)
+_Loader.add_constructor("tag:yaml.org,2002:seq", _Loader.construct_yaml_seq)
+
+
+def _located(code: str, message: str, source: str, mark, hint: str) -> DiagnosticError:
+    pos = _mark_position(source, mark) if mark is not None else Position(source)
+    return DiagnosticError([Diagnostic(code, message, pos, hint)])
+
+
+def _expanded_size(node, memo: dict, budget: int) -> int:
+    """Nodes the document would have with every alias expanded (linear in the node graph)."""
+    key = id(node)
+    if key in memo:
+        return memo[key]
+    memo[key] = 1  # cycles (recursive aliases) count once; the constructor refuses them anyway
+    total = 1
+    if isinstance(node, yaml.MappingNode):
+        for k, v in node.value:
+            total += _expanded_size(k, memo, budget) + _expanded_size(v, memo, budget)
+            if total > budget:
+                break
+    elif isinstance(node, yaml.SequenceNode):
+        for item in node.value:
+            total += _expanded_size(item, memo, budget)
+            if total > budget:
+                break
+    memo[key] = total
+    return total
+
+
+def load_yaml_text(text: str | bytes, shown: str):
+    """Parse one YAML document; every refusal is a located diagnostic."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8-sig")
+        except UnicodeDecodeError as err:
+            raise DiagnosticError([Diagnostic(
+                "TG020", f"not UTF-8 text (byte {err.start})", Position(shown, 1, 1),
+                "save the spec as UTF-8; is this a binary file?")]) from None
+    if "\x00" in text:
+        raise DiagnosticError([Diagnostic("TG020", "file contains NUL bytes; not a YAML text", Position(shown, 1, 1),
+                                          "is this a binary file?")])
+    loader = _Loader(text)
+    loader.source = shown
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        if _expanded_size(node, {}, MAX_EXPANDED_NODES) > MAX_EXPANDED_NODES:
+            raise _located("TG023", f"the document expands to more than {MAX_EXPANDED_NODES} nodes "
+                           "through aliases; refused", shown, node.start_mark,
+                           "an alias bomb? use fewer nested aliases")
+        return loader.construct_document(node)
+    except yaml.MarkedYAMLError as err:
+        mark = err.problem_mark or err.context_mark
+        message = err.problem or err.context or "invalid YAML"
+        raise _located("TG020", f"YAML syntax error: {message}", shown, mark,
+                       "fix the YAML at this position (indentation, a missing ':' or an unclosed quote?)") from None
+    except yaml.YAMLError as err:
+        raise DiagnosticError([Diagnostic("TG020", f"YAML error: {err}", Position(shown, 1, 1),
+                                          "fix the YAML syntax")]) from None
+    except RecursionError:
+        raise DiagnosticError([Diagnostic("TG023", "YAML nested too deeply; refused", Position(shown, 1, 1),
+                                          "flatten the structure")]) from None
+    finally:
+        loader.dispose()
+
+
+def load_yaml_file(path: str | os.PathLike):
+    return load_yaml_text(read_input(path, MAX_SPEC_BYTES), display_path(path))
