@@ -135,6 +135,10 @@ def load_yaml_text(text: str | bytes, shown: str):
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
         message = err.problem or err.context or "invalid YAML"
+        if err.problem and err.context and err.context_mark is not None and mark is err.problem_mark:
+            where = err.context.replace("while parsing ", "").replace("while scanning ", "")
+            message += f" (in {where} that starts at line {err.context_mark.line + 1}, column " \
+                       f"{err.context_mark.column + 1})"
         raise _located("TG020", f"YAML syntax error: {message}", shown, mark,
                        "fix the YAML at this position (indentation, a missing ':' or an unclosed quote?)") from None
     except yaml.YAMLError as err:
