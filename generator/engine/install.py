@@ -1,0 +1,49 @@
+"""`triplea-gen engine install`: install Debian's TripleA 1.9 package (the engine
+our games are checked against) with apt, where this machine allows it."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+DEFAULT_JAR = "/usr/share/games/triplea/bin/triplea.jar"
+PACKAGES = ("triplea",)
+
+
+def engine_jar() -> Path:
+    return Path(os.environ.get("TRIPLEA_JAR", DEFAULT_JAR))
+
+
+def _privilege_prefix() -> list[str] | None:
+    if os.geteuid() == 0:
+        return []
+    if shutil.which("sudo") and subprocess.run(["sudo", "-n", "true"], capture_output=True).returncode == 0:
+        return ["sudo", "-n"]
+    return None
+
+
+def install_engine(optional: bool = False) -> int:
+    """0 when the engine is there afterwards; with optional, 0 also when it cannot be installed here."""
+    failure = 0 if optional else 1
+    if engine_jar().is_file() and shutil.which("java") and shutil.which("javac"):
+        print(f"TripleA engine present: {engine_jar()}")
+        return 0
+    if not shutil.which("apt-get"):
+        print("cannot install the TripleA engine here: no apt-get (Debian's 'triplea' package is what "
+              "triplea-gen drives); engine checks and tests will be skipped", file=sys.stderr)
+        return failure
+    prefix = _privilege_prefix()
+    if prefix is None:
+        print("cannot install the TripleA engine: needs root; run 'sudo apt-get install triplea' "
+              "(engine checks and tests are skipped until then)", file=sys.stderr)
+        return failure
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    for command in (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", *PACKAGES]):
+        print("+", " ".join(prefix + command))
+        if subprocess.run(prefix + command, env=env, stdout=subprocess.DEVNULL).returncode != 0:
+            print(f"'{' '.join(command)}' failed; engine checks and tests will be skipped", file=sys.stderr)
+            return failure
+    print(f"TripleA engine installed: {engine_jar()}")
+    return 0
