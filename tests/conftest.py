@@ -45,3 +45,11 @@ def engine_available() -> bool:
 
 
 requires_engine = pytest.mark.skipif(not engine_available(), reason=ENGINE_MISSING)
+
+
+# Fuzz tests: 2,000+ examples in every run (CI included); override with HYPOTHESIS_PROFILE=quick.
+from hypothesis import settings as _hypothesis_settings  # noqa: E402
+
+_hypothesis_settings.register_profile("default", max_examples=1000)
+_hypothesis_settings.register_profile("quick", max_examples=50)
+_hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
