@@ -1,14 +1,17 @@
 """Render: the game model to game XML through the Jinja templates in templates/game/.
 
-Templates are strict (a missing variable is an error) and every attribute value
-is escaped here, including line breaks, which an XML parser would otherwise
-fold into spaces."""
+Templates are strict (a missing variable is an error) and sandboxed (no access
+to Python internals, no files outside the template folders: user macro
+templates render through the same environment). Every attribute value is
+escaped here, including line breaks, which an XML parser would otherwise fold
+into spaces."""
 from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
 
 import jinja2
+from jinja2.sandbox import ImmutableSandboxedEnvironment
 from markupsafe import Markup
 
 from .model import Game
@@ -43,7 +46,7 @@ def cdata(text: str) -> Markup:
 
 @lru_cache(maxsize=None)
 def environment(templates_dir: Path = TEMPLATES_DIR) -> jinja2.Environment:
-    env = jinja2.Environment(
+    env = ImmutableSandboxedEnvironment(
         loader=jinja2.FileSystemLoader(str(templates_dir)),
         undefined=jinja2.StrictUndefined,
         autoescape=True,

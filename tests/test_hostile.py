@@ -135,3 +135,21 @@ def test_failed_build_after_a_good_build_keeps_the_good_output(tmp_path: Path, c
     assert "error[TG030]: unknown key 'colour' in player Germans" in err
     assert _snapshot(previous_build) == before
     assert not list(previous_build.glob(".triplea-gen-staging-*"))
+
+
+def test_templates_are_sandboxed_and_strict(tmp_path: Path):
+    import jinja2
+    from jinja2.sandbox import SecurityError
+
+    from generator.render import environment
+
+    (tmp_path / "evil.j2").write_text("{{ ''.__class__.__mro__[1].__subclasses__() }}")
+    (tmp_path / "reads.j2").write_text("{% include '../secret.txt' %}")
+    (tmp_path / "missing.j2").write_text("{{ nothing_here }}")
+    env = environment(tmp_path)
+    with pytest.raises(SecurityError):
+        env.get_template("evil.j2").render()
+    with pytest.raises(jinja2.TemplateNotFound):
+        env.get_template("reads.j2").render()
+    with pytest.raises(jinja2.UndefinedError):
+        env.get_template("missing.j2").render()
