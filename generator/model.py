@@ -309,4 +309,6 @@ class Game:
     legacy_attachment_spelling: bool = False  # old maps' <attatchmentList>/<attatchment attatchTo>
     initialize: Initialize | None = None
     properties: list[Property] | None = None
+    # Map geometry from the spec's `map:` section (generator.mapgen), when the spec defines a new map.
+    geometry: object | None = field(default=None, compare=False, repr=False)
     pos: Position | None = _pos()

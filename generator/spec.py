@@ -9,6 +9,9 @@ from . import model as m
 from .diagnostics import Collector, Position, closest
 from .yamlio import LocatedDict, LocatedList
 
+# Keys of the `map:` section that describe generated geometry (generator.mapgen reads them).
+GEOMETRY_KEYS: tuple[str, ...] = ()
+
 TOP_LEVEL_KEYS = (
     "info", "doctype", "loader", "triplea", "diceSides", "variables", "map", "resources", "players", "alliances",
     "units", "relationshipTypes", "territoryEffects", "delegates", "sequence", "offset", "production",
@@ -219,8 +222,11 @@ def _pair_list(r: SpecReader, data, what: str, pos: Position) -> list[tuple[str,
     return pairs
 
 
+MAP_KEYS = ("grids", "territories", "connections", "removeConnections")
+
+
 def _read_map(r: SpecReader, data, pos: Position, game: m.Game) -> None:
-    section = r.mapping(data, "map", pos, ("grids", "territories", "connections", "removeConnections"))
+    section = r.mapping(data, "map", pos, MAP_KEYS + GEOMETRY_KEYS)
     if section is None:
         return
     at = section.position_of
