@@ -8,13 +8,16 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from itertools import chain
+from pathlib import Path
 
 from lxml import etree
 
 from . import model as m
 from .diagnostics import Collector, Diagnostic, DiagnosticError, Position, display_path
+from .importer import import_tree
+from .overlay import is_mod, read_mod
 from .render import render_game
-from .safexml import parse_xml_bytes
+from .safexml import parse_xml_bytes, parse_xml_file
 from .spec import read_game
 from .yamlio import load_yaml_file
 
@@ -39,12 +42,26 @@ class CompiledGame:
 
 
 def load_game(spec_path: str | os.PathLike) -> tuple[m.Game, list[Diagnostic]]:
-    """Read and check a full-game spec into the model; raises with every problem found."""
+    """Read and check a spec (a full game or a mod of a base game) into the model;
+    raises with every problem found."""
     data = load_yaml_file(spec_path)
     collector = Collector()
-    game = read_game(data, display_path(spec_path), collector)
+    source = display_path(spec_path)
+    if is_mod(data):
+        game = read_mod(data, source, Path(spec_path).resolve().parent, collector, _load_base)
+    else:
+        game = read_game(data, source, collector)
     collector.raise_if_errors()
     return game, collector.diagnostics
+
+
+def _load_base(path: Path) -> m.Game:
+    if path.suffix in (".yaml", ".yml"):
+        return load_game(path)[0]
+    collector = Collector()
+    game = import_tree(parse_xml_file(path), display_path(path), collector)
+    collector.raise_if_errors()
+    return game
 
 
 def compile_spec(spec_path: str | os.PathLike) -> CompiledGame:

@@ -140,16 +140,18 @@ def _kind(value) -> str:
     return f"the value {value!r}"
 
 
-def read_game(data, source: str, collector: Collector) -> m.Game:
-    """Build the model from a full-game spec; diagnostics go to the collector."""
+def read_game(data, source: str, collector: Collector, what: str = "the spec", partial: bool = False) -> m.Game:
+    """Build the model from a full-game spec; diagnostics go to the collector.
+
+    With partial, the data is a fragment of a game (a mod's `add:` section) and needs no info."""
     r = SpecReader(source, collector)
-    top = r.mapping(data, "the spec", Position(source, 1, 1), TOP_LEVEL_KEYS)
+    top = r.mapping(data, what, Position(source, 1, 1), TOP_LEVEL_KEYS)
     game = m.Game(pos=r.pos(top))
     if top is None:
         return game
     at = top.position_of
     info = r.fields(top.get("info"), "info", at("info"), ("name", "version"))
-    if "info" not in top:
+    if "info" not in top and not partial:
         r.error("TG032", "the spec has no 'info' section", r.pos(top), "add: info: {name: My Game, version: '1.0'}")
     game.info = m.Info(info.get("name"), info.get("version"), at("info"))
     if "doctype" in top:
