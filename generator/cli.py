@@ -11,7 +11,8 @@ from .diagnostics import EXIT_INTERNAL, DiagnosticError
 
 # Subcommand modules that register their own parsers: name -> module.
 # Each module exposes register(subparsers) and keeps its heavy imports inside handlers.
-_PLUGIN_MODULES = ("generator.engine.cli", "generator.validate_cli")
+_PLUGIN_MODULES = ("generator.engine.cli", "generator.validate_cli", "generator.report_cli",
+                   "generator.mapgen.cli")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -33,6 +34,10 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Build a YAML spec into OUTDIR/<map>/map/games/<game>.xml.")
     p.add_argument("spec", help="the YAML spec to build")
     p.add_argument("-o", "--outdir", default="output", help="output folder (default: output)")
+    p.add_argument("--engine", choices=("1.9", "current"),
+                   help="the engine to validate for (default: the spec's engine:, else current)")
+    p.add_argument("--skip-validation", action="store_true",
+                   help="write the game even if validation finds errors (to inspect a broken game)")
     p.add_argument("--engine-check", action="store_true",
                    help="load what was built in the real TripleA engine's parser")
     p.set_defaults(run=_run_build)
@@ -57,7 +62,8 @@ def _run_import(args) -> int:
 def _run_build(args) -> int:
     from .commands import build_command
 
-    return build_command(args.spec, args.outdir, engine_check=args.engine_check)
+    return build_command(args.spec, args.outdir, engine_check=args.engine_check, engine=args.engine,
+                         skip_validation=args.skip_validation)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -7,12 +7,13 @@ import sys
 from pathlib import Path
 
 from . import model as m
-from .diagnostics import EXIT_OK, EXIT_UNUSABLE, Collector, Diagnostic, display_path
+from .diagnostics import EXIT_ERRORS, EXIT_OK, EXIT_UNUSABLE, Collector, Diagnostic, DiagnosticError, display_path
 from .importer import import_tree
 from .pipeline import CompiledGame, compile_spec
 from .safexml import parse_xml_file
 from .writer import safe_name, write_file_atomically, write_outputs
 from .yamlform import dump_game
+from .yamlio import load_yaml_file
 
 
 def _print_warnings(diagnostics: list[Diagnostic]) -> None:
@@ -47,13 +48,68 @@ def output_files(compiled: CompiledGame) -> dict[str, bytes]:
     game = compiled.game
     map_name = safe_name(property_value(game, "mapName") or game.info.name or "", "map").lower()
     game_name = safe_name(Path(compiled.spec_path).stem)
+    if game.geometry is not None:
+        from .mapgen.folder import map_folder_files  # drawing needs Pillow and shapely; only maps pay for them
+
+        return map_folder_files(game, map_name, f"{game_name}.xml", compiled.xml_bytes)
     return {f"{map_name}/map/games/{game_name}.xml": compiled.xml_bytes}
 
 
-def build_command(spec: str, outdir: str, engine_check: bool = False) -> int:
+def notes_and_listing(compiled: CompiledGame, files: dict[str, bytes]) -> dict[str, bytes]:
+    """The game notes file next to the XML, and a map.yml that lists the game (the current engine
+    loads only listed games); for a mod, the base map's own games stay listed."""
+    xml_path = next(path for path in files if path.endswith(".xml") and "/games/" in path)
+    map_folder = xml_path.split("/", 1)[0]
+    extra = {}
+    if compiled.spec is not None and compiled.spec.rules:
+        extra[xml_path[:-len(".xml")] + ".notes.html"] = property_value(compiled.game, "notes").encode("utf-8")
+    listing = f"{map_folder}/map.yml"
+    if listing not in files:
+        extra[listing] = map_listing(compiled, map_folder, xml_path.rsplit("/", 1)[1]).encode("utf-8")
+    return extra
+
+
+def map_listing(compiled: CompiledGame, map_name: str, file_name: str) -> str:
+    games = []
+    base = compiled.spec.base_path if compiled.spec is not None else None
+    base_listing = base.parent.parent.parent / "map.yml" if base is not None else None
+    if base_listing is not None and base_listing.is_file():
+        data = load_yaml_file(base_listing)
+        if isinstance(data, dict):
+            map_name = str(data.get("map_name") or map_name)
+            games = [g for g in data.get("games") or [] if isinstance(g, dict) and g.get("file_name") != file_name]
+    games.append({"game_name": compiled.game.info.name or file_name, "file_name": file_name})
+    entries = "".join(f"- {{game_name: {_yaml_text(g.get('game_name'))}, file_name: {_yaml_text(g.get('file_name'))}}}\n"
+                      for g in games)
+    return f"map_name: {_yaml_text(map_name)}\ngames:\n{entries}"
+
+
+def _yaml_text(value) -> str:
+    import json
+
+    return json.dumps(str(value), ensure_ascii=False)  # a JSON string is a valid YAML scalar
+
+
+def check_compiled(compiled: CompiledGame, engine: str | None) -> list[Diagnostic]:
+    """The validator on what was built, positions mapped back to the YAML; raises on errors."""
+    from .validate import validate_tree
+
+    target = engine or (compiled.spec.engine if compiled.spec is not None else "current")
+    findings = validate_tree(compiled.tree, engine=target, source=compiled.spec_path,
+                             position_of=compiled.position_of)
+    diagnostics = sorted(compiled.warnings + findings, key=Diagnostic.sort_key)
+    if any(d.severity == "error" for d in diagnostics):
+        raise DiagnosticError(diagnostics, EXIT_ERRORS)
+    return diagnostics
+
+
+def build_command(spec: str, outdir: str, engine_check: bool = False, engine: str | None = None,
+                  skip_validation: bool = False) -> int:
     compiled = compile_spec(spec)
-    _print_warnings(compiled.warnings)
-    written = write_outputs(outdir, output_files(compiled))
+    _print_warnings(compiled.warnings if skip_validation else check_compiled(compiled, engine))
+    files = output_files(compiled)
+    files.update(notes_and_listing(compiled, files))
+    written = write_outputs(outdir, files)
     for path in written:
         print(display_path(path))
     if engine_check:

@@ -62,13 +62,14 @@ _KNOWN_ATTRIBUTES = {
 _PROPERTY_TYPES = ("boolean", "string", "number", "file", "color", "list", "combo")
 
 
-class _Reader:
-    def __init__(self, source: str, collector: Collector):
+class XmlReader:
+    def __init__(self, source: str, collector: Collector, fixed_position: Position | None = None):
         self.source = source
         self.collector = collector
+        self.fixed_position = fixed_position
 
     def pos(self, element) -> Position:
-        return Position(self.source, element.sourceline or 0, 1)
+        return self.fixed_position or Position(self.source, element.sourceline or 0, 1)
 
     def children(self, element, *allowed: str):
         """Element children, warning about (and skipping) anything unexpected."""
@@ -100,9 +101,12 @@ class _Reader:
         return value
 
 
-def import_tree(tree: etree._ElementTree, source: str, collector: Collector) -> m.Game:
-    """Read a whole game; problems go to the collector."""
-    reader = _Reader(source, collector)
+def import_tree(tree: etree._ElementTree, source: str, collector: Collector,
+                fixed_position: Position | None = None) -> m.Game:
+    """Read a whole game (or a fragment of one); problems go to the collector.
+
+    With fixed_position every entity is said to come from there (a rule's YAML line)."""
+    reader = XmlReader(source, collector, fixed_position)
     root = tree.getroot()
     game = m.Game(pos=reader.pos(root))
     docinfo = tree.docinfo
@@ -111,7 +115,7 @@ def import_tree(tree: etree._ElementTree, source: str, collector: Collector) -> 
         "info": _read_info, "loader": _read_loader, "triplea": _read_triplea, "diceSides": _read_dice,
         "variableList": _read_variables, "map": _read_map, "resourceList": _read_resources,
         "playerList": _read_players, "unitList": _read_units, "relationshipTypes": _read_relationship_types,
-        "territoryEffectList": _read_territory_effects, "gamePlay": _read_gameplay,
+        "territoryEffectList": _read_territory_effects, "gamePlay": read_gameplay,
         "production": _read_production, "technology": _read_technology,
         "attachmentList": _read_attachments, "attatchmentList": _read_attachments,
         "initialize": _read_initialize, "propertyList": _read_properties,
@@ -121,31 +125,31 @@ def import_tree(tree: etree._ElementTree, source: str, collector: Collector) -> 
     return game
 
 
-def _read_info(r: _Reader, e, game: m.Game) -> None:
+def _read_info(r: XmlReader, e, game: m.Game) -> None:
     game.info = m.Info(e.get("name"), e.get("version"), r.pos(e))
 
 
-def _read_loader(r: _Reader, e, game: m.Game) -> None:
+def _read_loader(r: XmlReader, e, game: m.Game) -> None:
     game.loader = r.required(e, "javaClass")
 
 
-def _read_triplea(r: _Reader, e, game: m.Game) -> None:
+def _read_triplea(r: XmlReader, e, game: m.Game) -> None:
     game.triplea_present = True
     game.minimum_version = e.get("minimumVersion")
 
 
-def _read_dice(r: _Reader, e, game: m.Game) -> None:
+def _read_dice(r: XmlReader, e, game: m.Game) -> None:
     game.dice_sides = r.required(e, "value")
 
 
-def _read_variables(r: _Reader, e, game: m.Game) -> None:
+def _read_variables(r: XmlReader, e, game: m.Game) -> None:
     game.variables = game.variables or []
     for var in r.children(e, "variable"):
         names = [r.required(el, "name") for el in r.children(var, "element")]
         game.variables.append((r.required(var, "name"), names))
 
 
-def _read_map(r: _Reader, e, game: m.Game) -> None:
+def _read_map(r: XmlReader, e, game: m.Game) -> None:
     for child in r.children(e, "territory", "grid", "connection", "remove-connection"):
         tag = child.tag
         if tag == "territory":
@@ -160,13 +164,13 @@ def _read_map(r: _Reader, e, game: m.Game) -> None:
             game.grids.append(m.Grid(dict(child.attrib), water, r.pos(child)))
 
 
-def _read_resources(r: _Reader, e, game: m.Game) -> None:
+def _read_resources(r: XmlReader, e, game: m.Game) -> None:
     game.resources = game.resources or []
     for child in r.children(e, "resource"):
         game.resources.append(m.Resource(r.required(child, "name"), child.get("isDisplayedFor"), r.pos(child)))
 
 
-def _read_players(r: _Reader, e, game: m.Game) -> None:
+def _read_players(r: XmlReader, e, game: m.Game) -> None:
     for child in r.children(e, "player", "alliance"):
         if child.tag == "player":
             game.players.append(m.Player(
@@ -176,23 +180,23 @@ def _read_players(r: _Reader, e, game: m.Game) -> None:
             game.alliances.append(m.Alliance(r.required(child, "player"), r.required(child, "alliance"), r.pos(child)))
 
 
-def _read_named_list(r: _Reader, e, tag: str) -> list[m.Named]:
+def _read_named_list(r: XmlReader, e, tag: str) -> list[m.Named]:
     return [m.Named(r.required(child, "name"), r.pos(child)) for child in r.children(e, tag)]
 
 
-def _read_units(r: _Reader, e, game: m.Game) -> None:
+def _read_units(r: XmlReader, e, game: m.Game) -> None:
     game.units = (game.units or []) + _read_named_list(r, e, "unit")
 
 
-def _read_relationship_types(r: _Reader, e, game: m.Game) -> None:
+def _read_relationship_types(r: XmlReader, e, game: m.Game) -> None:
     game.relationship_types = (game.relationship_types or []) + _read_named_list(r, e, "relationshipType")
 
 
-def _read_territory_effects(r: _Reader, e, game: m.Game) -> None:
+def _read_territory_effects(r: XmlReader, e, game: m.Game) -> None:
     game.territory_effects = (game.territory_effects or []) + _read_named_list(r, e, "territoryEffect")
 
 
-def _read_gameplay(r: _Reader, e, game: m.Game) -> None:
+def read_gameplay(r: XmlReader, e, game: m.Game) -> None:
     for child in r.children(e, "delegate", "sequence", "offset"):
         if child.tag == "delegate":
             game.delegates.append(m.Delegate(
@@ -209,7 +213,7 @@ def _read_gameplay(r: _Reader, e, game: m.Game) -> None:
                     step.get("maxRunCount"), step.get("display"), properties, r.pos(step)))
 
 
-def _read_rule(r: _Reader, e) -> m.ProductionRule:
+def _read_rule(r: XmlReader, e) -> m.ProductionRule:
     rule = m.ProductionRule(r.required(e, "name"), pos=r.pos(e))
     for child in r.children(e, "cost", "result"):
         if child.tag == "cost":
@@ -219,11 +223,11 @@ def _read_rule(r: _Reader, e) -> m.ProductionRule:
     return rule
 
 
-def _read_frontier(r: _Reader, e, rule_tag: str) -> m.Frontier:
+def _read_frontier(r: XmlReader, e, rule_tag: str) -> m.Frontier:
     return m.Frontier(r.required(e, "name"), [r.required(c, "name") for c in r.children(e, rule_tag)], r.pos(e))
 
 
-def _read_production(r: _Reader, e, game: m.Game) -> None:
+def _read_production(r: XmlReader, e, game: m.Game) -> None:
     production = game.production = game.production or m.Production()
     tags = ("productionRule", "repairRule", "repairFrontier", "productionFrontier", "playerProduction", "playerRepair")
     for child in r.children(e, *tags):
@@ -241,7 +245,7 @@ def _read_production(r: _Reader, e, game: m.Game) -> None:
             target.append(m.PlayerFrontier(r.required(child, "player"), r.required(child, "frontier"), r.pos(child)))
 
 
-def _read_technology(r: _Reader, e, game: m.Game) -> None:
+def _read_technology(r: XmlReader, e, game: m.Game) -> None:
     technology = game.technology = game.technology or m.Technology()
     for child in r.children(e, "technologies", "playerTech"):
         if child.tag == "technologies":
@@ -256,7 +260,7 @@ def _read_technology(r: _Reader, e, game: m.Game) -> None:
             technology.player_techs.append(m.PlayerTech(r.required(child, "player"), categories, r.pos(child)))
 
 
-def _read_attachments(r: _Reader, e, game: m.Game) -> None:
+def _read_attachments(r: XmlReader, e, game: m.Game) -> None:
     game.attachments = game.attachments or []
     legacy = e.tag == "attatchmentList"
     game.legacy_attachment_spelling = legacy
@@ -271,7 +275,7 @@ def _read_attachments(r: _Reader, e, game: m.Game) -> None:
             child.get("foreach"), options, r.pos(child)))
 
 
-def _read_initialize(r: _Reader, e, game: m.Game) -> None:
+def _read_initialize(r: XmlReader, e, game: m.Game) -> None:
     init = game.initialize = game.initialize or m.Initialize()
     tags = ("ownerInitialize", "unitInitialize", "resourceInitialize", "relationshipInitialize")
     for child in r.children(e, *tags):
@@ -302,7 +306,7 @@ def _read_initialize(r: _Reader, e, game: m.Game) -> None:
                     rel.get("roundValue"), r.pos(rel)))
 
 
-def _read_properties(r: _Reader, e, game: m.Game) -> None:
+def _read_properties(r: XmlReader, e, game: m.Game) -> None:
     game.properties = game.properties or []
     for p in r.children(e, "property"):
         prop = m.Property(r.required(p, "name"), p.get("value"), p.get("editable"), p.get("player"),

@@ -16,21 +16,22 @@ from .basegame import find_base
 from .diagnostics import Collector, Position, closest
 from .spec import SpecReader, read_game
 
-MOD_KEYS = ("mod", "add", "change", "remove")
-HEADER_KEYS = ("name", "version", "base")
+MOD_KEYS = ("mod", "add", "change", "remove", "rules")
+HEADER_KEYS = ("name", "version", "base", "engine", "macros")
 
 
 def is_mod(data) -> bool:
     return isinstance(data, dict) and "mod" in data
 
 
-def read_mod(data, source: str, spec_dir: Path, collector: Collector, load_base) -> m.Game:
-    """The base game with the mod's changes applied. `load_base(path)` imports the base game."""
+def read_mod(data, source: str, spec_dir: Path, collector: Collector, load_base) -> tuple[m.Game, Path | None]:
+    """The base game with the mod's changes applied, and where the base came from.
+    `load_base(path)` imports the base game."""
     r = SpecReader(source, collector)
     r.check_keys(data, MOD_KEYS, "a mod spec")
     header = r.mapping(data["mod"], "mod", data.position_of("mod"), HEADER_KEYS)
     if header is None:
-        return m.Game()
+        return m.Game(), None
     base_pos = header.position_of("base")
     base = header.get("base")
     if isinstance(base, dict):
@@ -43,7 +44,7 @@ def read_mod(data, source: str, spec_dir: Path, collector: Collector, load_base)
     if path is None:
         r.error("TG050", f"base game not found: {game_file if map_name is None else f'{map_name}/{game_file}'}",
                 base_pos, hint)
-        return m.Game()
+        return m.Game(), None
     game = load_base(path)
     game.info = m.Info(r.text(header.get("name"), "mod name", header.pos, required=True),
                        r.text(header.get("version"), "mod version", header.pos) or game.info.version, header.pos)
@@ -51,10 +52,59 @@ def read_mod(data, source: str, spec_dir: Path, collector: Collector, load_base)
     if "remove" in data:
         overlay.remove(data["remove"], data.position_of("remove"))
     if "add" in data:
-        overlay.add(read_game(data["add"], source, collector, "add", partial=True))
+        add_fragment(game, read_game(data["add"], source, collector, "add", partial=True))
     if "change" in data:
         overlay.change(data["change"], data.position_of("change"))
-    return game
+    return game, path
+
+
+def add_fragment(game: m.Game, fragment: m.Game) -> None:
+    """Append everything a fragment of a game holds; properties replace those of the same name."""
+    game.territories += fragment.territories
+    game.connections += fragment.connections
+    game.players += fragment.players
+    game.alliances += fragment.alliances
+    game.delegates += fragment.delegates
+    for attr in ("resources", "units", "relationship_types", "territory_effects", "steps", "attachments"):
+        extra = getattr(fragment, attr)
+        if extra:
+            setattr(game, attr, (getattr(game, attr) or []) + extra)
+    if fragment.production is not None:
+        production = game.production = game.production or m.Production()
+        for attr in ("rules", "repair_rules", "repair_frontiers", "frontiers", "player_production", "player_repair"):
+            getattr(production, attr).extend(getattr(fragment.production, attr))
+    if fragment.technology is not None:
+        technology = game.technology = game.technology or m.Technology()
+        if fragment.technology.technologies:
+            technology.technologies = (technology.technologies or []) + fragment.technology.technologies
+        technology.player_techs += fragment.technology.player_techs
+    if fragment.initialize is not None:
+        init = game.initialize = game.initialize or m.Initialize()
+        for attr in ("owners", "units", "resources", "relationships"):
+            extra = getattr(fragment.initialize, attr)
+            if extra:
+                setattr(init, attr, (getattr(init, attr) or []) + extra)
+        init.held_units += fragment.initialize.held_units
+    for prop in fragment.properties or []:
+        set_property(game, prop)
+
+
+def set_property(game: m.Game, prop: m.Property) -> None:
+    properties = game.properties = game.properties if game.properties is not None else []
+    for index, existing in enumerate(properties):
+        if existing.name == prop.name:
+            properties[index] = prop
+            return
+    properties.append(prop)
+
+
+def set_options(attachment: m.Attachment, new_options: list[m.Option]) -> None:
+    """Each named option's values are replaced where the first of them stood; new names are appended."""
+    for name in dict.fromkeys(o.name for o in new_options):
+        values = [o for o in new_options if o.name == name and o.value is not None]
+        first = next((i for i, o in enumerate(attachment.options) if o.name == name), len(attachment.options))
+        attachment.options = [o for o in attachment.options if o.name != name]
+        attachment.options[first:first] = values
 
 
 class _Overlay:
@@ -81,42 +131,6 @@ class _Overlay:
         self.r.error("TG051", f"the base game has no attachment '{name}' on '{attach_to}'", pos,
                      suggestion or "check the attachment's name and attachTo")
         return None
-
-    # --- add ------------------------------------------------------------------------------------------------
-
-    def add(self, fragment: m.Game) -> None:
-        game = self.game
-        game.territories += fragment.territories
-        game.connections += fragment.connections
-        game.players += fragment.players
-        game.alliances += fragment.alliances
-        game.delegates += fragment.delegates
-        for attr in ("resources", "units", "relationship_types", "territory_effects", "steps", "attachments"):
-            extra = getattr(fragment, attr)
-            if extra:
-                setattr(game, attr, (getattr(game, attr) or []) + extra)
-        if fragment.production is not None:
-            production = game.production = game.production or m.Production()
-            for attr in ("rules", "repair_rules", "repair_frontiers", "frontiers", "player_production",
-                         "player_repair"):
-                getattr(production, attr).extend(getattr(fragment.production, attr))
-        if fragment.initialize is not None:
-            init = game.initialize = game.initialize or m.Initialize()
-            for attr in ("owners", "units", "resources", "relationships"):
-                extra = getattr(fragment.initialize, attr)
-                if extra:
-                    setattr(init, attr, (getattr(init, attr) or []) + extra)
-            init.held_units += fragment.initialize.held_units
-        for prop in fragment.properties or []:
-            self._set_property(prop)
-
-    def _set_property(self, prop: m.Property) -> None:
-        properties = self.game.properties = self.game.properties if self.game.properties is not None else []
-        for index, existing in enumerate(properties):
-            if existing.name == prop.name:
-                properties[index] = prop
-                return
-        properties.append(prop)
 
     # --- change ---------------------------------------------------------------------------------------------
 
@@ -153,11 +167,11 @@ class _Overlay:
     def _set_options(self, attachment: m.Attachment, options, pos: Position) -> None:
         """Replace each named option's values (None removes it); new options are appended."""
         section = self.r.mapping(options, f"options of {attachment.name}", pos)
+        new = []
         for name, value in (section or {}).items():
             opos = section.position_of(name)
             name = str(name)
-            values = value if isinstance(value, list) else [] if value is None else [value]
-            new = []
+            values = value if isinstance(value, list) else [None] if value is None else [value]
             for item in values:
                 if isinstance(item, dict):
                     self.r.check_keys(item, ("value", "count"), f"option {name}")
@@ -165,9 +179,7 @@ class _Overlay:
                                         self.r.text(item.get("count"), name, opos), opos))
                 else:
                     new.append(m.Option(name, self.r.text(item, name, opos), None, opos))
-            first = next((i for i, o in enumerate(attachment.options) if o.name == name), len(attachment.options))
-            attachment.options = [o for o in attachment.options if o.name != name]
-            attachment.options[first:first] = new
+        set_options(attachment, new)
 
     def _singleton(self, name: str, attach_to: str, java_class: str, type_: str) -> m.Attachment:
         for attachment in self.game.attachments or []:
@@ -260,7 +272,7 @@ class _Overlay:
         if name not in existing:
             if fields.get("value") in ("true", "false"):
                 prop.types = [m.PropertyType("boolean")]  # the 1.9 engine needs the marker to read a flag
-            self._set_property(prop)
+            set_property(self.game, prop)
 
     # --- remove ---------------------------------------------------------------------------------------------
 

@@ -18,7 +18,9 @@ from .importer import import_tree
 from .overlay import is_mod, read_mod
 from .render import render_game
 from .safexml import parse_xml_bytes, parse_xml_file
-from .spec import read_game
+from .notes import rules_notes_html
+from .rules import RuleRecord, expand_rules
+from .spec import ENGINES, SpecReader, read_game
 from .yamlio import load_yaml_file
 
 
@@ -29,6 +31,7 @@ class CompiledGame:
     xml_bytes: bytes
     tree: etree._ElementTree
     warnings: list[Diagnostic] = field(default_factory=list)
+    spec: "LoadedSpec | None" = None
     _line_positions: dict[int, Position] = field(default_factory=dict, repr=False)
 
     def position_of(self, element) -> Position:
@@ -41,23 +44,62 @@ class CompiledGame:
         return self.game.pos or Position(self.spec_path)
 
 
-def load_game(spec_path: str | os.PathLike) -> tuple[m.Game, list[Diagnostic]]:
-    """Read and check a spec (a full game or a mod of a base game) into the model;
+@dataclass
+class LoadedSpec:
+    """A spec read into the model, with what the later stages need to know about it."""
+
+    path: Path
+    game: m.Game
+    warnings: list[Diagnostic]
+    rules: list[RuleRecord]
+    engine: str  # the engine generation the build is checked for
+    base_path: Path | None = None  # a mod's base game
+
+    @property
+    def source(self) -> str:
+        return display_path(self.path)
+
+
+def load_spec(spec_path: str | os.PathLike) -> LoadedSpec:
+    """Read and check a spec (a full game or a mod of a base game), expand its rules;
     raises with every problem found."""
-    data = load_yaml_file(spec_path)
+    path = Path(spec_path)
+    data = load_yaml_file(path)
     collector = Collector()
-    source = display_path(spec_path)
+    source = display_path(path)
+    spec_dir = path.resolve().parent
+    base_path = None
+    reader = SpecReader(source, collector)
     if is_mod(data):
-        game = read_mod(data, source, Path(spec_path).resolve().parent, collector, _load_base)
+        game, base_path = read_mod(data, source, spec_dir, collector, _load_base)
+        header = data["mod"] if isinstance(data["mod"], dict) else {}
+        engine_value, engine_pos = header.get("engine"), reader.pos(header)
+        macros = header.get("macros")
+        macro_dirs = [spec_dir / str(macros)] if macros else []
     else:
         game = read_game(data, source, collector)
+        engine_value = data.get("engine") if isinstance(data, dict) else None
+        engine_pos = data.position_of("engine") if isinstance(data, dict) and "engine" in data else Position(source)
+        macro_dirs = []
+    engine = reader.text(engine_value, "engine", engine_pos) or "current"
+    if engine not in ENGINES:
+        reader.error("TG033", f"engine must be one of {', '.join(ENGINES)}, not '{engine}'", engine_pos,
+                     "1.9: Debian's TripleA 1.9 engine; current: today's TripleA")
+    records = []
+    if isinstance(data, dict) and "rules" in data and not collector.has_errors:
+        records = expand_rules(data["rules"], game, source, spec_dir, collector, macro_dirs)
     collector.raise_if_errors()
-    return game, collector.diagnostics
+    return LoadedSpec(path, game, collector.diagnostics, records, engine, base_path)
+
+
+def load_game(spec_path: str | os.PathLike) -> tuple[m.Game, list[Diagnostic]]:
+    loaded = load_spec(spec_path)
+    return loaded.game, loaded.warnings
 
 
 def _load_base(path: Path) -> m.Game:
     if path.suffix in (".yaml", ".yml"):
-        return load_game(path)[0]
+        return load_spec(path).game
     collector = Collector()
     game = import_tree(parse_xml_file(path), display_path(path), collector)
     collector.raise_if_errors()
@@ -65,8 +107,25 @@ def _load_base(path: Path) -> m.Game:
 
 
 def compile_spec(spec_path: str | os.PathLike) -> CompiledGame:
-    game, warnings = load_game(spec_path)
-    return compile_game(game, display_path(spec_path), warnings)
+    loaded = load_spec(spec_path)
+    if loaded.rules:
+        add_rules_to_notes(loaded)
+    compiled = compile_game(loaded.game, loaded.source, loaded.warnings)
+    compiled.spec = loaded
+    return compiled
+
+
+def add_rules_to_notes(loaded: LoadedSpec) -> None:
+    """Every rule with its text and enforcement goes first in the game notes players read."""
+    game = loaded.game
+    html = rules_notes_html(game.info.name or loaded.path.stem, game.info.version,
+                            loaded.base_path.name if loaded.base_path else None, loaded.rules)
+    notes = next((p for p in game.properties or [] if p.name == "notes"), None)
+    if notes is None:
+        notes = m.Property("notes")
+        game.properties = (game.properties if game.properties is not None else []) + [notes]
+    previous = notes.text if notes.text is not None else notes.value
+    notes.text, notes.value = html + ("\n<hr/>\n" + previous if previous else ""), None
 
 
 def compile_game(game: m.Game, source: str, warnings: list[Diagnostic] | None = None) -> CompiledGame:

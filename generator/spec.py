@@ -10,13 +10,16 @@ from .diagnostics import Collector, Position, closest
 from .yamlio import LocatedDict, LocatedList
 
 # Keys of the `map:` section that describe generated geometry (generator.mapgen reads them).
-GEOMETRY_KEYS: tuple[str, ...] = ()
+GEOMETRY_KEYS: tuple[str, ...] = ("hexes", "squares", "sites", "polygons", "extraConnections", "blockedConnections",
+                                  "style")
 
 TOP_LEVEL_KEYS = (
     "info", "doctype", "loader", "triplea", "diceSides", "variables", "map", "resources", "players", "alliances",
     "units", "relationshipTypes", "territoryEffects", "delegates", "sequence", "offset", "production",
     "technology", "legacySpelling", "attachments", "initialize", "properties",
+    "engine", "rules",  # read by the pipeline: the target engine, and rules expanded by generator.rules
 )
+ENGINES = ("1.9", "current")
 
 
 class SpecReader:
@@ -248,6 +251,10 @@ def _read_map(r: SpecReader, data, pos: Position, game: m.Game) -> None:
     game.remove_connections = [m.Connection(a, b, p) for a, b, p in
                                _pair_list(r, section.get("removeConnections"), "removeConnections",
                                           at("removeConnections"))]
+    if any(key in section for key in GEOMETRY_KEYS):
+        from .mapgen.reader import apply_geometry  # shapely loads only for specs that draw a map
+
+        apply_geometry(r, section, game)
 
 
 def _read_alliances(r: SpecReader, data, pos: Position, game: m.Game) -> None:

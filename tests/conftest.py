@@ -41,7 +41,9 @@ def shared_dir() -> Path:
 
 
 def engine_available() -> bool:
-    return ENGINE_JAR.is_file() and shutil.which("java") is not None and shutil.which("javac") is not None
+    from generator.engine.harness import engine_available as harness_engine_available
+
+    return harness_engine_available()
 
 
 requires_engine = pytest.mark.skipif(not engine_available(), reason=ENGINE_MISSING)

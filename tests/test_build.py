@@ -65,7 +65,11 @@ def test_importing_twice_gives_identical_yaml(tmp_path: Path):
 def test_default_example_layout_and_content(tmp_path: Path, capsys):
     built = _build(EXAMPLE, tmp_path)
     assert built.relative_to(tmp_path).as_posix() == "frontier_1939/map/games/frontier_1939.xml"
-    assert capsys.readouterr().out.strip().endswith("frontier_1939/map/games/frontier_1939.xml")
+    printed = capsys.readouterr().out.splitlines()
+    assert [Path(line).relative_to(tmp_path).as_posix() for line in printed] == [
+        "frontier_1939/map/games/frontier_1939.xml", "frontier_1939/map.yml"]
+    assert (tmp_path / "frontier_1939" / "map.yml").read_text() == (
+        'map_name: "frontier_1939"\ngames:\n- {game_name: "Frontier 1939", file_name: "frontier_1939.xml"}\n')
     root = etree.parse(str(built)).getroot()
     assert len(root.findall("map/territory")) == 18
     assert [p.get("name") for p in root.findall("playerList/player")] == ["Germans", "Russians", "Italians"]

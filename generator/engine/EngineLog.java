@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
@@ -26,6 +27,7 @@ final class EngineLog {
 
   private final List<Map<String, Object>> entries = new ArrayList<>();
   private final Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+  private final Map<String, Integer> consoleWarnings = new TreeMap<>();
   private volatile int round;
   private volatile String step = "";
 
@@ -71,6 +73,17 @@ final class EngineLog {
     return new ArrayList<>(entries);
   }
 
+  /** Lines the engine printed as "Warning: ..." (e.g. the Fast AI's failed copies of the game), counted. */
+  synchronized Map<String, Integer> consoleWarnings() {
+    return new TreeMap<>(consoleWarnings);
+  }
+
+  private synchronized void noteConsoleLine(final String line) {
+    if (line != null && line.startsWith("Warning:")) {
+      consoleWarnings.merge(line.trim(), 1, Integer::sum);
+    }
+  }
+
   /**
    * A stream that forwards everything to {@code target} and records any Throwable printed
    * through it: Throwable.printStackTrace hands the throwable itself to println(Object)
@@ -84,6 +97,12 @@ final class EngineLog {
           record("logged", (Throwable) value);
         }
         super.println(value);
+      }
+
+      @Override
+      public void println(final String line) {
+        noteConsoleLine(line);
+        super.println(line);
       }
     };
   }

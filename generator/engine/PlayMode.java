@@ -7,40 +7,31 @@ import java.lang.reflect.Field;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Enumeration;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.TreeMap;
-
-import javax.swing.tree.TreeNode;
 
 import games.strategy.engine.ClientFileSystemHelper;
 import games.strategy.engine.data.GameData;
 import games.strategy.engine.data.GameSequence;
-import games.strategy.engine.data.IAttachment;
 import games.strategy.engine.data.PlayerID;
-import games.strategy.engine.data.Resource;
-import games.strategy.engine.data.Territory;
-import games.strategy.engine.data.Unit;
+import games.strategy.engine.framework.GameRunner;
+import games.strategy.engine.framework.IGameLoader;
 import games.strategy.engine.framework.ServerGame;
 import games.strategy.engine.gamePlayer.IGamePlayer;
-import games.strategy.engine.history.Event;
-import games.strategy.engine.history.Round;
-import games.strategy.engine.history.Step;
 import games.strategy.engine.random.IRandomSource;
 import games.strategy.net.HeadlessServerMessenger;
 import games.strategy.net.Messengers;
 import games.strategy.triplea.Constants;
 import games.strategy.triplea.TripleA;
-import games.strategy.triplea.attachments.TriggerAttachment;
-import games.strategy.triplea.formatter.MyFormatter;
-import games.strategy.util.Tuple;
+import games.strategy.triplea.settings.ClientSetting;
 
 /**
  * A headless game with every player played by the engine's AI, driven one step at a time so
@@ -97,8 +88,14 @@ final class PlayMode {
   }
 
   private String play() throws Exception {
+    // Headless mode makes a victory end the game instead of asking the host in a dialog
+    // whether to play on (which would fail without a display), and keeps the sound silent.
+    System.setProperty(GameRunner.TRIPLEA_HEADLESS, "true");
     provideMapFolder();
-    final TripleA loader = (TripleA) data.getGameLoader();
+    // The AIs sleep after each move so that a human can follow them (400 ms by default);
+    // nobody watches here. The setting lives in the scratch user.home's preferences.
+    ClientSetting.AI_PAUSE_DURATION.save(0);
+    final IGameLoader loader = data.getGameLoader();
     final String playerType = "fast".equals(options.ai) ? TripleA.FAST_COMPUTER_PLAYER_TYPE
         : TripleA.WEAK_COMPUTER_PLAYER_TYPE;
     final Map<String, String> playerTypes = new LinkedHashMap<>();
@@ -122,7 +119,9 @@ final class PlayMode {
     started = true;
     long roundStart = System.nanoTime();
     while (sequence.getRound() < startRound + options.rounds) {
-      if (game.isGameOver()) {
+      // After a victory the engine stops its step loop (isGameSequenceRunning) and waits for
+      // the user to close the game; this loop stops there too.
+      if (game.isGameOver() || !game.isGameSequenceRunning()) {
         return "game over";
       }
       final int round = sequence.getRound();
@@ -140,7 +139,7 @@ final class PlayMode {
         roundStart = now;
       }
     }
-    return game.isGameOver() ? "game over" : "rounds";
+    return game.isGameOver() || !game.isGameSequenceRunning() ? "game over" : "rounds";
   }
 
   /**
@@ -150,11 +149,11 @@ final class PlayMode {
    */
   private void provideMapFolder() throws IOException {
     final Object mapName = data.getProperties().get(Constants.MAP_NAME);
-    if (!(mapName instanceof String) || ((String) mapName).trim().isEmpty()) {
-      return; // the engine itself reports the missing mapName when the game starts
+    if (!(mapName instanceof String) || !isPlainFolderName((String) mapName)) {
+      return; // the engine itself reports a missing or unusable mapName when the game starts
     }
     final Path link = ClientFileSystemHelper.getUserMapsFolder().toPath().resolve((String) mapName);
-    if (Files.exists(link, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+    if (Files.exists(link, LinkOption.NOFOLLOW_LINKS)) {
       return;
     }
     if (options.mapDir != null) {
@@ -162,6 +161,12 @@ final class PlayMode {
     } else {
       Files.createDirectories(link);
     }
+  }
+
+  /** A name that stays inside downloadedMaps: the game file decides it, and game files come from anywhere. */
+  private static boolean isPlainFolderName(final String name) {
+    return !name.trim().isEmpty() && !name.equals(".") && !name.equals("..") && !name.contains("/")
+        && !name.contains("\\") && !name.contains("\0");
   }
 
   /**
@@ -174,7 +179,7 @@ final class PlayMode {
       final Field mathRandom = holder.getDeclaredField("randomNumberGenerator");
       mathRandom.setAccessible(true);
       ((Random) mathRandom.get(null)).setSeed(seed);
-      final Field shuffleRandom = java.util.Collections.class.getDeclaredField("r");
+      final Field shuffleRandom = Collections.class.getDeclaredField("r");
       shuffleRandom.setAccessible(true);
       if (shuffleRandom.get(null) == null) {
         shuffleRandom.set(null, new Random(seed));
@@ -265,89 +270,11 @@ final class PlayMode {
     report.put("round_seconds", new ArrayList<>(roundSeconds));
     report.put("total_seconds", (System.nanoTime() - startNanos) / 1e9);
     report.put("exceptions", log.entries());
-    report.put("fired", firedTriggers());
-    report.put("players", playerStates());
+    report.put("console_warnings", log.consoleWarnings());
+    report.put("fired", GameOutcome.firedTriggers(data));
+    report.put("winners", GameOutcome.winners(data));
+    report.put("players", GameOutcome.playerStates(data));
     return report;
-  }
-
-  /**
-   * Trigger actions write history events whose text starts with the trigger's display name
-   * ("triggerAttachmentX" is shown as "Trigger X"). One entry per trigger, round and step.
-   */
-  private List<Object> firedTriggers() {
-    final Map<String, String> triggersByPrefix = new LinkedHashMap<>();
-    for (final Tuple<IAttachment, ArrayList<Tuple<String, String>>> attachment : data.getAttachmentOrderAndValues()) {
-      if (attachment.getFirst() instanceof TriggerAttachment) {
-        final String name = attachment.getFirst().getName();
-        triggersByPrefix.put(MyFormatter.attachmentNameToText(name) + ":", name);
-      }
-    }
-    final List<Object> fired = new ArrayList<>();
-    final Set<String> seen = new java.util.HashSet<>();
-    collectFired((TreeNode) data.getHistory().getRoot(), 0, "", triggersByPrefix, seen, fired);
-    return fired;
-  }
-
-  private static void collectFired(final TreeNode node, final int round, final String step,
-      final Map<String, String> triggersByPrefix, final Set<String> seen, final List<Object> fired) {
-    int nodeRound = round;
-    String nodeStep = step;
-    if (node instanceof Round) {
-      nodeRound = ((Round) node).getRoundNo();
-    } else if (node instanceof Step) {
-      nodeStep = ((Step) node).getStepName();
-    } else if (node instanceof Event) {
-      final String text = ((Event) node).getDescription();
-      for (final Map.Entry<String, String> trigger : triggersByPrefix.entrySet()) {
-        if (text != null && text.startsWith(trigger.getKey())
-            && seen.add(trigger.getValue() + "\n" + nodeRound + "\n" + nodeStep)) {
-          final Map<String, Object> entry = new LinkedHashMap<>();
-          entry.put("trigger", trigger.getValue());
-          entry.put("round", nodeRound);
-          entry.put("step", nodeStep);
-          entry.put("event", text);
-          fired.add(entry);
-        }
-      }
-    }
-    final Enumeration<? extends TreeNode> children = node.children();
-    while (children.hasMoreElements()) {
-      collectFired(children.nextElement(), nodeRound, nodeStep, triggersByPrefix, seen, fired);
-    }
-  }
-
-  private List<Object> playerStates() {
-    final List<Object> states = new ArrayList<>();
-    for (final PlayerID player : data.getPlayerList().getPlayers()) {
-      final Map<String, Object> resources = new LinkedHashMap<>();
-      for (final Resource resource : data.getResourceList().getResources()) {
-        resources.put(resource.getName(), player.getResources().getQuantity(resource));
-      }
-      int territories = 0;
-      final Map<String, Integer> units = new TreeMap<>();
-      for (final Territory territory : data.getMap().getTerritories()) {
-        if (player.equals(territory.getOwner())) {
-          territories++;
-        }
-        for (final Unit unit : territory.getUnits().getUnits()) {
-          if (player.equals(unit.getOwner())) {
-            units.merge(unit.getType().getName(), 1, Integer::sum);
-          }
-        }
-      }
-      final Map<String, Integer> unplaced = new TreeMap<>();
-      for (final Unit unit : player.getUnits().getUnits()) {
-        unplaced.merge(unit.getType().getName(), 1, Integer::sum);
-      }
-      final Map<String, Object> state = new LinkedHashMap<>();
-      state.put("name", player.getName());
-      state.put("resources", resources);
-      state.put("territories", territories);
-      state.put("units", units);
-      state.put("unplaced_units", unplaced);
-      states.add(state);
-    }
-    return states;
   }
 
   /** Dice from a seeded generator, so that a run can be repeated. */

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 DEFAULT_JAR = "/usr/share/games/triplea/bin/triplea.jar"
-PACKAGES = ("triplea",)
+PACKAGES = ("triplea", "default-jdk-headless")  # the harness is compiled with javac
 
 
 def engine_jar() -> Path:

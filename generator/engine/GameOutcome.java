@@ -1,0 +1,127 @@
+package tripleagen.harness;
+
+import java.util.ArrayList;
+import java.util.Enumeration;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+import javax.swing.tree.TreeNode;
+
+import games.strategy.engine.data.GameData;
+import games.strategy.engine.data.IAttachment;
+import games.strategy.engine.data.PlayerID;
+import games.strategy.engine.data.Resource;
+import games.strategy.engine.data.Territory;
+import games.strategy.engine.data.Unit;
+import games.strategy.engine.delegate.IDelegate;
+import games.strategy.engine.history.Event;
+import games.strategy.engine.history.Round;
+import games.strategy.engine.history.Step;
+import games.strategy.triplea.attachments.TriggerAttachment;
+import games.strategy.triplea.delegate.EndRoundDelegate;
+import games.strategy.triplea.formatter.MyFormatter;
+import games.strategy.util.Tuple;
+
+/** Where a played game ended up: the triggers that fired (from the history), the winners, each player's state. */
+final class GameOutcome {
+  private GameOutcome() {}
+
+  /**
+   * Trigger actions write history events whose text starts with the trigger's display name
+   * ("triggerAttachmentX" is shown as "Trigger X"). One entry per trigger, round and step.
+   */
+  static List<Object> firedTriggers(final GameData data) {
+    final Map<String, String> triggersByPrefix = new LinkedHashMap<>();
+    for (final Tuple<IAttachment, ArrayList<Tuple<String, String>>> attachment : data.getAttachmentOrderAndValues()) {
+      if (attachment.getFirst() instanceof TriggerAttachment) {
+        final String name = attachment.getFirst().getName();
+        triggersByPrefix.put(MyFormatter.attachmentNameToText(name) + ":", name);
+      }
+    }
+    final List<Object> fired = new ArrayList<>();
+    final Set<String> seen = new HashSet<>();
+    collectFired((TreeNode) data.getHistory().getRoot(), 0, "", triggersByPrefix, seen, fired);
+    return fired;
+  }
+
+  private static void collectFired(final TreeNode node, final int round, final String step,
+      final Map<String, String> triggersByPrefix, final Set<String> seen, final List<Object> fired) {
+    int nodeRound = round;
+    String nodeStep = step;
+    if (node instanceof Round) {
+      nodeRound = ((Round) node).getRoundNo();
+    } else if (node instanceof Step) {
+      nodeStep = ((Step) node).getStepName();
+    } else if (node instanceof Event) {
+      final String text = ((Event) node).getDescription();
+      for (final Map.Entry<String, String> trigger : triggersByPrefix.entrySet()) {
+        if (text != null && text.startsWith(trigger.getKey())
+            && seen.add(trigger.getValue() + "\n" + nodeRound + "\n" + nodeStep)) {
+          final Map<String, Object> entry = new LinkedHashMap<>();
+          entry.put("trigger", trigger.getValue());
+          entry.put("round", nodeRound);
+          entry.put("step", nodeStep);
+          entry.put("event", text);
+          fired.add(entry);
+        }
+      }
+    }
+    final Enumeration<? extends TreeNode> children = node.children();
+    while (children.hasMoreElements()) {
+      collectFired(children.nextElement(), nodeRound, nodeStep, triggersByPrefix, seen, fired);
+    }
+  }
+
+  /** Who won, as the engine's end-of-round delegate recorded it; null while nobody has. */
+  static List<String> winners(final GameData data) {
+    for (final IDelegate delegate : data.getDelegateList()) {
+      if (delegate instanceof EndRoundDelegate && ((EndRoundDelegate) delegate).getWinners() != null) {
+        final List<String> names = new ArrayList<>();
+        for (final PlayerID winner : ((EndRoundDelegate) delegate).getWinners()) {
+          names.add(winner.getName());
+        }
+        return names;
+      }
+    }
+    return null;
+  }
+
+  /** Per player: resources, territories owned, units on the map and units not yet placed, by type. */
+  static List<Object> playerStates(final GameData data) {
+    final List<Object> states = new ArrayList<>();
+    for (final PlayerID player : data.getPlayerList().getPlayers()) {
+      final Map<String, Object> resources = new LinkedHashMap<>();
+      for (final Resource resource : data.getResourceList().getResources()) {
+        resources.put(resource.getName(), player.getResources().getQuantity(resource));
+      }
+      int territories = 0;
+      final Map<String, Integer> units = new TreeMap<>();
+      for (final Territory territory : data.getMap().getTerritories()) {
+        if (player.equals(territory.getOwner())) {
+          territories++;
+        }
+        for (final Unit unit : territory.getUnits().getUnits()) {
+          if (player.equals(unit.getOwner())) {
+            units.merge(unit.getType().getName(), 1, Integer::sum);
+          }
+        }
+      }
+      final Map<String, Integer> unplaced = new TreeMap<>();
+      for (final Unit unit : player.getUnits().getUnits()) {
+        unplaced.merge(unit.getType().getName(), 1, Integer::sum);
+      }
+      final Map<String, Object> state = new LinkedHashMap<>();
+      state.put("name", player.getName());
+      state.put("resources", resources);
+      state.put("territories", territories);
+      state.put("units", units);
+      state.put("unplaced_units", unplaced);
+      states.add(state);
+    }
+    return states;
+  }
+}

@@ -1,0 +1,314 @@
+"""The real TripleA 1.9 engine in the loop: its own parser on our files (check) and
+headless games played by its AI (play), through a small Java program of ours
+(the *.java files beside this module), compiled on first use into the user's cache.
+
+Everything the engine writes (settings, autosaves, map links) goes to a scratch
+user.home that is deleted afterwards; the user's ~/triplea is never touched."""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import zipfile
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from ..diagnostics import EXIT_ERRORS, EXIT_OK, EXIT_UNUSABLE, Diagnostic, DiagnosticError, Position, display_path
+from .install import engine_jar
+
+HARNESS_CLASS = "tripleagen.harness.Harness"
+AI_CHOICES = ("easy", "fast")
+DEFAULT_PLAY_TIMEOUT = 600.0
+# Time on top of the game's own limit for starting the JVM and reading the game, after
+# which the JVM is presumed stuck and killed.
+_JVM_GRACE_SECONDS = 60.0
+_CHECK_SECONDS_PER_FILE = 20.0
+_JVM_OPTIONS = (
+    "-Djava.awt.headless=true",
+    # The AIs draw decisions from Math.random and Collections.shuffle; the harness seeds
+    # those through reflection, which Java 17 allows only for opened packages.
+    "--add-opens", "java.base/java.lang=ALL-UNNAMED",
+    "--add-opens", "java.base/java.util=ALL-UNNAMED",
+)
+
+
+@dataclass
+class CheckResult:
+    """The engine parser's verdict on one file."""
+
+    path: Path
+    ok: bool
+    counts: dict[str, int] = field(default_factory=dict)
+    error: str = ""
+    warnings: list[str] = field(default_factory=list)  # the DTD complaints the engine prints and ignores
+
+    def as_json(self) -> dict:
+        data = asdict(self)
+        data["path"] = display_path(self.path)
+        return data
+
+
+@dataclass
+class PlayReport:
+    """What happened in a headless game played by the engine's AI."""
+
+    path: Path
+    game: str
+    ai: str
+    seed: int | None
+    map_dir: str | None
+    rounds_requested: int
+    rounds_completed: int
+    stopped_by: str  # rounds | game over | exception | time limit
+    steps_run: int
+    last_step: str | None
+    round_seconds: list[float]
+    total_seconds: float
+    ai_randomness_seeded: bool
+    exceptions: list[dict]  # {kind, type, message, round, step, at}
+    fired: list[dict]  # {trigger, round, step, event}
+    players: list[dict]  # {name, resources, territories, units, unplaced_units}
+    console_warnings: dict[str, int]
+    winners: list[str] | None  # None while nobody has won
+
+    @property
+    def ok(self) -> bool:
+        """The requested rounds were played (or the game was won first) without any exception."""
+        return not self.exceptions and self.stopped_by in ("rounds", "game over")
+
+    def diagnostics(self) -> list[Diagnostic]:
+        position = Position(display_path(self.path))
+        return [
+            Diagnostic("TG311", f"{entry['kind']} exception in round {entry['round']}, step "
+                       f"{entry['step']}: {entry['message']}", position,
+                       "the engine could not play this game; the step names where it broke")
+            for entry in self.exceptions
+        ]
+
+    def as_json(self) -> dict:
+        data = asdict(self)
+        data["path"] = display_path(self.path)
+        data["ok"] = self.ok
+        return data
+
+
+def engine_problem() -> str | None:
+    """Why the engine cannot be used here, or None when it can."""
+    jar = engine_jar()
+    if not jar.is_file():
+        return f"the TripleA 1.9 engine is not installed ({jar} not found)"
+    missing = [tool for tool in ("java", "javac") if shutil.which(tool) is None]
+    if missing:
+        return f"{' and '.join(missing)} not found on PATH (the engine needs a Java 17 JDK)"
+    return None
+
+
+def engine_available() -> bool:
+    return engine_problem() is None
+
+
+def _require_engine() -> Path:
+    problem = engine_problem()
+    if problem:
+        raise _error("TG301", problem, "triplea-gen",
+                     "run 'triplea-gen engine install' (Debian/Ubuntu: apt-get install triplea), "
+                     "or point TRIPLEA_JAR at a 1.9 triplea.jar")
+    return engine_jar()
+
+
+def _error(code: str, message: str, where: str, hint: str = "") -> DiagnosticError:
+    # The game's own failures (TG31x) exit like a failed check; a missing engine or a
+    # bad argument (TG30x) exits as unusable input.
+    status = EXIT_ERRORS if code.startswith("TG31") else EXIT_UNUSABLE
+    return DiagnosticError([Diagnostic(code, message, Position(where), hint)], exit_status=status)
+
+
+def engine_class_path(jar: Path) -> list[str]:
+    """triplea.jar followed by the dependency jars its manifest lists (those that exist)."""
+    with zipfile.ZipFile(jar) as archive:
+        manifest = archive.read("META-INF/MANIFEST.MF").decode("utf-8")
+    # Manifest lines are wrapped at 72 bytes; a continuation line starts with one space.
+    unwrapped = manifest.replace("\r\n", "\n").replace("\n ", "")
+    entries: list[str] = []
+    for line in unwrapped.splitlines():
+        if line.startswith("Class-Path:"):
+            entries = line.split(":", 1)[1].split()
+    dependencies = [str(jar.parent / entry) if not os.path.isabs(entry) else entry for entry in entries]
+    return [str(jar)] + [entry for entry in dependencies if os.path.exists(entry)]
+
+
+def _java_sources() -> list[Path]:
+    return sorted(Path(__file__).resolve().parent.glob("*.java"))
+
+
+def _cache_root() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "triplea-gen" / "engine"
+
+
+def _harness_key(jar: Path, sources: list[Path]) -> str:
+    """Changes whenever the compiled classes could be stale: sources, engine jar or JDK."""
+    digest = hashlib.sha256()
+    for source in sources:
+        digest.update(source.name.encode() + b"\0" + source.read_bytes() + b"\0")
+    stat = jar.stat()
+    digest.update(f"{jar}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
+    for tool in ("javac", "java"):
+        digest.update(os.path.realpath(shutil.which(tool) or tool).encode() + b"\0")
+    return digest.hexdigest()[:20]
+
+
+def harness_classes() -> Path:
+    """The folder of compiled harness classes, compiling them first if needed.
+
+    Race-safe without locks: each compiler writes a private temporary folder and
+    renames it into place; whoever renames second throws its copy away."""
+    jar = _require_engine()
+    sources = _java_sources()
+    target = _cache_root() / _harness_key(jar, sources)
+    if target.is_dir():
+        return target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    building = Path(tempfile.mkdtemp(prefix=".building-", dir=target.parent))
+    try:
+        command = ["javac", "-nowarn", "-encoding", "UTF-8", "-d", str(building),
+                   "-cp", os.pathsep.join(engine_class_path(jar)), *map(str, sources)]
+        compiled = subprocess.run(command, capture_output=True, text=True)
+        if compiled.returncode != 0:
+            raise _error("TG302", "could not compile the engine harness: "
+                         + (compiled.stderr.strip() or compiled.stdout.strip()),
+                         display_path(sources[0].parent) if sources else "triplea-gen",
+                         f"the installed engine ({jar}) may not be the 1.9 version triplea-gen drives")
+        try:
+            os.rename(building, target)
+        except OSError:
+            if not target.is_dir():
+                raise
+    finally:
+        shutil.rmtree(building, ignore_errors=True)
+    return target
+
+
+def _run_harness(arguments: list[str], timeout: float) -> dict:
+    """Runs the harness in a fresh JVM with a scratch user.home; returns its JSON report."""
+    jar = _require_engine()
+    class_path = os.pathsep.join([str(harness_classes()), *engine_class_path(jar)])
+    with tempfile.TemporaryDirectory(prefix="triplea-gen-home-") as home:
+        command = ["java", f"-Duser.home={home}", f"-Djava.io.tmpdir={home}", *_JVM_OPTIONS,
+                   "-cp", class_path, HARNESS_CLASS, *arguments]
+        # The engine reads game_engine.properties from its working directory.
+        try:
+            finished = subprocess.run(command, cwd=jar.parent, capture_output=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise _error("TG312", f"the engine did not finish within {timeout:.0f} s and was stopped",
+                         "triplea-gen", "raise --timeout, or play fewer rounds") from None
+    stdout = finished.stdout.decode("utf-8", "replace")
+    try:
+        return json.loads(stdout)
+    except json.JSONDecodeError:
+        console = finished.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise _error("TG303", f"the engine harness stopped without a report (exit status "
+                     f"{finished.returncode}): " + " | ".join(console[-5:]), "triplea-gen",
+                     "this is a bug in triplea-gen or a broken Java installation") from None
+
+
+def _refusal_before_engine(path: Path) -> Diagnostic | None:
+    """Why a file must not reach the engine at all: missing, oversized, or declaring XML
+    entities (the engine's parser expands them, and they can read local files). A file
+    that is merely not well-formed does go to the engine, whose verdict is the point."""
+    from ..safexml import parse_xml_file
+
+    try:
+        parse_xml_file(path, root_tag=None)
+    except DiagnosticError as err:
+        first = err.diagnostics[0]
+        if first.code in ("TG001", "TG002", "TG011"):
+            return first
+    return None
+
+
+def check_games(paths: list[Path]) -> list[CheckResult]:
+    """The engine parser's verdict on each file, all in one JVM."""
+    paths = [Path(path) for path in paths]
+    verdicts: dict[Path, CheckResult] = {}
+    for path in paths:
+        refusal = _refusal_before_engine(path)
+        if refusal:
+            verdicts[path] = CheckResult(path=path, ok=False, error=f"not given to the engine: {refusal.message}")
+    to_engine = [path for path in paths if path not in verdicts]
+    if to_engine:
+        report = _run_harness(["check", *(str(path.resolve()) for path in to_engine)],
+                              timeout=_JVM_GRACE_SECONDS + _CHECK_SECONDS_PER_FILE * len(to_engine))
+        for path, result in zip(to_engine, report["results"]):
+            verdicts[path] = CheckResult(path=path, ok=result["ok"], counts=result["counts"] or {},
+                                         error=result["error"] or "", warnings=result["warnings"])
+    return [verdicts[path] for path in paths]
+
+
+def play_game(path: Path, rounds: int = 2, ai: str = "easy", seed: int | None = None,
+              map_dir: Path | None = None, timeout: float = DEFAULT_PLAY_TIMEOUT) -> PlayReport:
+    """Plays the game headlessly with every player controlled by the engine's AI.
+
+    Raises TG310 when the engine refuses the file and TG312 when the time limit is
+    reached; exceptions during play are in the report (see PlayReport.diagnostics)."""
+    path = Path(path)
+    shown = display_path(path)
+    if ai not in AI_CHOICES:
+        raise _error("TG304", f"unknown AI '{ai}'", shown, f"choose one of: {', '.join(AI_CHOICES)}")
+    if rounds < 1:
+        raise _error("TG304", f"rounds must be at least 1, not {rounds}", shown)
+    refusal = _refusal_before_engine(path)
+    if refusal:
+        raise DiagnosticError([refusal])
+    arguments = ["play", str(path.resolve()), "--rounds", str(rounds), "--ai", ai, "--timeout", str(timeout)]
+    if seed is not None:
+        arguments += ["--seed", str(seed)]
+    if map_dir is not None:
+        map_dir = Path(map_dir)
+        if not map_dir.is_dir():
+            raise _error("TG304", "map folder not found", display_path(map_dir),
+                         "give the map's top folder, the one that contains map/ (or the map/ folder itself)")
+        arguments += ["--map-dir", str(map_dir.resolve())]
+    report = _run_harness(arguments, timeout=timeout + _JVM_GRACE_SECONDS)
+    if not report["ok"]:
+        raise _error("TG310", f"the engine refused the game: {report['error']}", shown,
+                     "'triplea-gen engine check' shows the same verdict; fix what the engine names")
+    if report["stopped_by"] == "time limit":
+        raise _error("TG312", f"time limit of {timeout:g} s reached after {report.get('rounds_completed', 0)} "
+                     f"of {rounds} rounds (at step {report.get('last_step')})", shown,
+                     "raise --timeout, or play fewer rounds")
+    return PlayReport(
+        path=path, game=report["game"], ai=ai, seed=seed,
+        map_dir=display_path(map_dir) if map_dir is not None else None,
+        rounds_requested=rounds, rounds_completed=report["rounds_completed"],
+        stopped_by=report["stopped_by"], steps_run=report["steps_run"], last_step=report["last_step"],
+        round_seconds=report["round_seconds"], total_seconds=report["total_seconds"],
+        ai_randomness_seeded=report["ai_randomness_seeded"], exceptions=report["exceptions"],
+        fired=report["fired"], players=report["players"], console_warnings=report["console_warnings"],
+        winners=report["winners"])
+
+
+def format_check_line(result: CheckResult) -> str:
+    shown = display_path(result.path)
+    if not result.ok:
+        return f"FAIL {shown}: {result.error}"
+    counts = result.counts
+    return (f"OK  {shown}  ({counts['territories']} territories, {counts['players']} players, "
+            f"{counts['unit_types']} units, {counts['attachments']} attachments, "
+            f"{counts['triggers']} triggers, {counts['steps']} steps)")
+
+
+def engine_check_files(paths: list[Path], show_warnings: bool = False) -> int:
+    """Prints the engine's verdict on each file; 0 when all load, 1 otherwise."""
+    results = check_games(paths)
+    for result in results:
+        print(format_check_line(result))
+        if show_warnings:
+            for warning in result.warnings:
+                print(f"    DTD: {warning}")
+    sys.stdout.flush()
+    return EXIT_OK if all(result.ok for result in results) else EXIT_ERRORS

@@ -1,0 +1,22 @@
+"""Game notes for the rules of a spec: every rule with its text and how far the
+engine enforces it, as TripleA shows them in its game notes window."""
+from __future__ import annotations
+
+from collections import Counter
+
+from .render import environment
+from .rules import RuleRecord
+
+STATUS_LABELS = {"enforced": "enforced", "partial": "partly enforced: play the rest by honour",
+                 "notes": "not enforced: play by honour"}
+
+
+def status_counts(records: list[RuleRecord]) -> dict[str, int]:
+    counts = Counter(record.status for record in records)
+    return {status: counts.get(status, 0) for status in STATUS_LABELS}
+
+
+def rules_notes_html(title: str, version: str | None, base: str | None, records: list[RuleRecord]) -> str:
+    template = environment().get_template("notes/rules.html.j2")
+    return template.render(title=title, version=version, base=base, rules=records, labels=STATUS_LABELS,
+                           counts=status_counts(records))
