@@ -273,6 +273,17 @@ def _merge(r: SpecReader, tree: etree._ElementTree, game: m.Game, pos: Position,
         set_options(target, [m.Option(o.get("name", ""), o.get("value"), o.get("count"), pos)
                              for o in element.iter("option")])
         generated.append(f"{target.name}@{target.attach_to}")
+    for element in [p for p in root.iter("property") if p.get("mode") == "merge"]:
+        # a macro that needs a game option switched on keeps the base's own declaration of it
+        element.getparent().remove(element)
+        existing = next((p for p in game.properties or [] if p.name == element.get("name")), None)
+        if existing is not None:
+            existing.value, existing.text = element.get("value"), None
+        else:
+            element.attrib.pop("mode")
+            holder = etree.Element("propertyList")
+            holder.append(element)
+            add_fragment(game, import_tree(etree.ElementTree(_wrap(holder)), r.source, r.collector, pos))
     fragment = import_tree(tree, r.source, r.collector, fixed_position=pos)
     add_fragment(game, fragment)
     generated += [a.name for a in fragment.attachments or []]
@@ -282,6 +293,12 @@ def _merge(r: SpecReader, tree: etree._ElementTree, game: m.Game, pos: Position,
     index.add("unit type", (u.name for u in fragment.units or []))
     index.add("step", (s.name for s in game.steps or []))
     return generated
+
+
+def _wrap(section) -> etree._Element:
+    root = etree.Element("fragment")
+    root.append(section)
+    return root
 
 
 def _insert_steps(r: SpecReader, reader: XmlReader, sequence, game: m.Game, pos: Position) -> None:
