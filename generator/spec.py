@@ -21,6 +21,33 @@ TOP_LEVEL_KEYS = (
 )
 ENGINES = ("1.9", "current")
 
+# The keys each construct of the full-game form accepts. The readers below and the JSON Schema for
+# editors (generator.jsonschema) are both made from this table, so the two cannot disagree.
+KEYS = {
+    "info": ("name", "version"),
+    "triplea": ("minimumVersion",),
+    "grid": ("name", "type", "x", "y", "horizontal-connections", "vertical-connections", "diagonal-connections",
+             "water"),
+    "territory": ("name", "water"),
+    "resource": ("name", "isDisplayedFor"),
+    "player": ("name", "optional", "canBeDisabled", "defaultType", "isHidden"),
+    "delegate": ("name", "class", "javaClass", "display"),
+    "step": ("name", "delegate", "player", "maxRunCount", "display", "properties"),
+    "production": ("rules", "repairRules", "repairFrontiers", "frontiers", "playerProduction", "playerRepair"),
+    "productionRule": ("name", "cost", "result"),
+    "technology": ("technologies", "playerTech"),
+    "techname": ("name", "tech"),
+    "attachment": ("name", "attachTo", "class", "javaClass", "type", "foreach", "options"),
+    "option": ("value", "count"),
+    "initialize": ("owners", "units", "heldUnits", "resources", "relationships"),
+    "unitPlacement": ("territory", "owner", "unitType", "quantity", "hitsTaken", "unitDamage"),
+    "unitCount": ("quantity", "hitsTaken", "unitDamage"),
+    "heldUnits": ("player", "unitType", "quantity"),
+    "resourceGiven": ("player", "resource", "quantity"),
+    "relationship": ("player1", "player2", "type", "roundValue"),
+    "property": ("name", "value", "editable", "player", "min", "max", "type", "text"),
+}
+
 
 class SpecReader:
     """Small typed accessors over located YAML data that report instead of raising."""
@@ -153,7 +180,7 @@ def read_game(data, source: str, collector: Collector, what: str = "the spec", p
     if top is None:
         return game
     at = top.position_of
-    info = r.fields(top.get("info"), "info", at("info"), ("name", "version"))
+    info = r.fields(top.get("info"), "info", at("info"), KEYS["info"])
     if "info" not in top and not partial:
         r.error("TG032", "the spec has no 'info' section", r.pos(top), "add: info: {name: My Game, version: '1.0'}")
     game.info = m.Info(info.get("name"), info.get("version"), at("info"))
@@ -162,7 +189,7 @@ def read_game(data, source: str, collector: Collector, what: str = "the spec", p
     game.loader = r.text(top.get("loader"), "loader", at("loader"))
     if "triplea" in top:
         game.triplea_present = True
-        game.minimum_version = r.fields(top["triplea"], "triplea", at("triplea"), ("minimumVersion",)).get(
+        game.minimum_version = r.fields(top["triplea"], "triplea", at("triplea"), KEYS["triplea"]).get(
             "minimumVersion")
     game.dice_sides = r.text(top.get("diceSides"), "diceSides", at("diceSides"))
     if "variables" in top:
@@ -171,11 +198,11 @@ def read_game(data, source: str, collector: Collector, what: str = "the spec", p
                           for name, body, pos in r.entries(top["variables"], "variables", at("variables"), "name")]
     _read_map(r, top.get("map"), at("map"), game)
     if "resources" in top:
-        game.resources = [m.Resource(name, r.fields(body, f"resource {name}", pos, ("name", "isDisplayedFor")).get(
+        game.resources = [m.Resource(name, r.fields(body, f"resource {name}", pos, KEYS["resource"]).get(
             "isDisplayedFor"), pos) for name, body, pos in r.entries(top["resources"], "resources", at("resources"),
                                                                       "name")]
     for name, body, pos in r.entries(top.get("players"), "players", at("players"), "name"):
-        f = r.fields(body, f"player {name}", pos, ("name", "optional", "canBeDisabled", "defaultType", "isHidden"))
+        f = r.fields(body, f"player {name}", pos, KEYS["player"])
         game.players.append(m.Player(name, f.get("optional"), f.get("canBeDisabled"), f.get("defaultType"),
                                      f.get("isHidden"), pos))
     _read_alliances(r, top.get("alliances"), at("alliances"), game)
@@ -184,7 +211,7 @@ def read_game(data, source: str, collector: Collector, what: str = "the spec", p
         if key in top:
             setattr(game, attr, [m.Named(name, pos) for name, pos in r.names(top[key], key, at(key))])
     for name, body, pos in r.entries(top.get("delegates"), "delegates", at("delegates"), "name"):
-        f = r.fields(body, f"delegate {name}", pos, ("name", "class", "javaClass", "display"))
+        f = r.fields(body, f"delegate {name}", pos, KEYS["delegate"])
         game.delegates.append(m.Delegate(name, _java_class(r, f, m.DELEGATE_PACKAGE, f"delegate {name}", pos),
                                          f.get("display"), pos))
     if "sequence" in top:
@@ -237,14 +264,12 @@ def _read_map(r: SpecReader, data, pos: Position, game: m.Game) -> None:
     at = section.position_of
     for index, grid in enumerate(r.sequence(section.get("grids"), "grids", at("grids")) or []):
         grid_pos = r.pos(grid, at("grids"))
-        keys = ("name", "type", "x", "y", "horizontal-connections", "vertical-connections", "diagonal-connections",
-                "water")
-        f = r.fields(grid, "grid", grid_pos, keys)
+        f = r.fields(grid, "grid", grid_pos, KEYS["grid"])
         water = [m.GridWater(r.text(c[0], "water x", grid_pos), r.text(c[1], "water y", grid_pos))
                  for c in (f.pop("water", None) or []) if isinstance(c, list) and len(c) == 2]
         game.grids.append(m.Grid({k: v for k, v in f.items() if v is not None}, water, grid_pos))
     for name, body, tpos in r.entries(section.get("territories"), "territories", at("territories"), "name"):
-        f = r.fields(body, f"territory {name}", tpos, ("name", "water"))
+        f = r.fields(body, f"territory {name}", tpos, KEYS["territory"])
         game.territories.append(m.Territory(name, f.get("water"), tpos))
     game.connections = [m.Connection(a, b, p) for a, b, p in
                         _pair_list(r, section.get("connections"), "connections", at("connections"))]
@@ -272,7 +297,7 @@ def _read_steps(r: SpecReader, data, pos: Position) -> list[m.Step]:
     seq = r.sequence(data, "sequence", pos) or []
     for index, body in enumerate(seq):
         spos = r.pos(body, seq.position_of(index))
-        f = r.fields(body, "step", spos, ("name", "delegate", "player", "maxRunCount", "display", "properties"))
+        f = r.fields(body, "step", spos, KEYS["step"])
         if "name" not in f:
             r.error("TG032", "step has no name", spos, "add name: <playerPhase>, e.g. germansPurchase")
         properties = [
@@ -297,7 +322,7 @@ def _read_rules(r: SpecReader, data, what: str, pos: Position) -> list[m.Product
             r.error("TG031", f"{what} {name} must be a mapping with cost and result", rpos,
                     "write {cost: {PUs: 3}, result: {infantry: 1}}")
             continue
-        r.check_keys(body, ("name", "cost", "result"), f"{what} {name}")
+        r.check_keys(body, KEYS["productionRule"], f"{what} {name}")
         rules.append(m.ProductionRule(name, _amounts(r, body.get("cost"), f"cost of {name}", rpos),
                                       _amounts(r, body.get("result"), f"result of {name}", rpos), rpos))
     return rules
@@ -318,8 +343,7 @@ def _read_player_frontiers(r: SpecReader, data, what: str, pos: Position) -> lis
 
 
 def _read_production(r: SpecReader, data, pos: Position) -> m.Production | None:
-    keys = ("rules", "repairRules", "repairFrontiers", "frontiers", "playerProduction", "playerRepair")
-    section = r.mapping(data, "production", pos, keys)
+    section = r.mapping(data, "production", pos, KEYS["production"])
     if section is None:
         return None
     at = section.position_of
@@ -335,14 +359,14 @@ def _read_production(r: SpecReader, data, pos: Position) -> m.Production | None:
 
 
 def _read_technology(r: SpecReader, data, pos: Position) -> m.Technology | None:
-    section = r.mapping(data, "technology", pos, ("technologies", "playerTech"))
+    section = r.mapping(data, "technology", pos, KEYS["technology"])
     if section is None:
         return None
     at = section.position_of
     technology = m.Technology()
     if "technologies" in section:
         technology.technologies = [
-            m.TechName(name, r.fields(body, f"technology {name}", tpos, ("name", "tech")).get("tech"), tpos)
+            m.TechName(name, r.fields(body, f"technology {name}", tpos, KEYS["techname"]).get("tech"), tpos)
             for name, body, tpos in r.entries(section["technologies"], "technologies", at("technologies"), "name")]
     for player, body, ppos in r.entries(section.get("playerTech"), "playerTech", at("playerTech"), "player"):
         categories_data = body.get("categories") if isinstance(body, dict) and "player" in body else body
@@ -380,7 +404,7 @@ def _option_entries(r: SpecReader, data, what: str, pos: Position):
 def _read_attachments(r: SpecReader, data, pos: Position) -> list[m.Attachment]:
     attachments = []
     seq = r.sequence(data, "attachments", pos) or []
-    keys = ("name", "attachTo", "class", "javaClass", "type", "foreach", "options")
+    keys = KEYS["attachment"]
     for index, body in enumerate(seq):
         apos = r.pos(body, seq.position_of(index))
         if not isinstance(body, dict):
@@ -398,7 +422,7 @@ def _read_attachments(r: SpecReader, data, pos: Position) -> list[m.Attachment]:
             foreach=r.text(body.get("foreach"), f"foreach of {what}", at("foreach")), pos=apos)
         for option_name, value, opos in _option_entries(r, body.get("options"), f"options of {what}", at("options")):
             if isinstance(value, dict):
-                r.check_keys(value, ("value", "count"), f"option {option_name}")
+                r.check_keys(value, KEYS["option"], f"option {option_name}")
                 attachment.options.append(m.Option(
                     option_name, r.text(value.get("value"), f"option {option_name}", opos),
                     r.text(value.get("count"), f"count of option {option_name}", opos), opos))
@@ -410,8 +434,7 @@ def _read_attachments(r: SpecReader, data, pos: Position) -> list[m.Attachment]:
 
 
 def _read_initialize(r: SpecReader, data, pos: Position) -> m.Initialize | None:
-    keys = ("owners", "units", "heldUnits", "resources", "relationships")
-    section = r.mapping(data, "initialize", pos, keys)
+    section = r.mapping(data, "initialize", pos, KEYS["initialize"])
     if section is None:
         return None
     at = section.position_of
@@ -424,7 +447,7 @@ def _read_initialize(r: SpecReader, data, pos: Position) -> m.Initialize | None:
         init.units = _read_placements(r, section["units"], at("units"))
     for index, body in enumerate(r.sequence(section.get("heldUnits"), "heldUnits", at("heldUnits")) or []):
         hpos = r.pos(body, at("heldUnits"))
-        f = r.fields(body, "heldUnits entry", hpos, ("player", "unitType", "quantity"))
+        f = r.fields(body, "heldUnits entry", hpos, KEYS["heldUnits"])
         init.held_units.append(m.HeldUnits(f.get("unitType") or "", f.get("player") or "", f.get("quantity"), hpos))
     if "resources" in section:
         init.resources = _read_resources_given(r, section["resources"], at("resources"))
@@ -433,7 +456,7 @@ def _read_initialize(r: SpecReader, data, pos: Position) -> m.Initialize | None:
         seq = r.sequence(section["relationships"], "relationships", at("relationships")) or []
         for index, item in enumerate(seq):
             rpos = seq.position_of(index)
-            f = r.fields(item, "relationship", rpos, ("player1", "player2", "type", "roundValue"), positional=True)
+            f = r.fields(item, "relationship", rpos, KEYS["relationship"], positional=True)
             init.relationships.append(m.Relationship(f.get("player1") or "", f.get("player2") or "",
                                                      f.get("type") or "", f.get("roundValue"), rpos))
     return init
@@ -441,7 +464,7 @@ def _read_initialize(r: SpecReader, data, pos: Position) -> m.Initialize | None:
 
 def _read_placements(r: SpecReader, data, pos: Position) -> list[m.UnitPlacement]:
     placements = []
-    keys = ("territory", "owner", "unitType", "quantity", "hitsTaken", "unitDamage")
+    keys = KEYS["unitPlacement"]
     if isinstance(data, list):
         for index, body in enumerate(data):
             upos = r.pos(body, data.position_of(index))
@@ -459,7 +482,7 @@ def _read_placements(r: SpecReader, data, pos: Position) -> list[m.UnitPlacement
             for unit_type, value in units_map.items():
                 upos = units_map.position_of(unit_type)
                 if isinstance(value, dict):
-                    f = r.fields(value, f"{unit_type} in {territory}", upos, ("quantity", "hitsTaken", "unitDamage"))
+                    f = r.fields(value, f"{unit_type} in {territory}", upos, KEYS["unitCount"])
                 else:
                     f = {"quantity": r.text(value, f"quantity of {unit_type} in {territory}", upos)}
                 placements.append(m.UnitPlacement(
@@ -474,7 +497,7 @@ def _read_resources_given(r: SpecReader, data, pos: Position) -> list[m.Resource
     if isinstance(data, list):
         for index, body in enumerate(data):
             gpos = r.pos(body, data.position_of(index))
-            f = r.fields(body, "resource given", gpos, ("player", "resource", "quantity"))
+            f = r.fields(body, "resource given", gpos, KEYS["resourceGiven"])
             given.append(m.ResourceGiven(f.get("player") or "", f.get("resource") or "", f.get("quantity"), gpos))
         return given
     players = r.mapping(data, "initialize resources", pos)
@@ -490,7 +513,7 @@ def _read_resources_given(r: SpecReader, data, pos: Position) -> list[m.Resource
 
 def _read_properties(r: SpecReader, data, pos: Position) -> list[m.Property]:
     properties = []
-    keys = ("name", "value", "editable", "player", "min", "max", "type", "text")
+    keys = KEYS["property"]
     for name, body, ppos in r.entries(data, "properties", pos, "name"):
         f = r.fields(body, f"property {name}", ppos, keys)
         types = []

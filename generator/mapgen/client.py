@@ -1,0 +1,100 @@
+"""The real TripleA 1.9 desktop client on a generated map folder, under Xvfb:
+the game frame opens on the map, the easy AI plays every player, and the
+screen is photographed (ClientShot.java beside this module, compiled on first
+use into the user's cache, like the engine harness).
+
+Everything the client writes goes to a scratch user.home that holds the map
+folder in triplea/downloadedMaps/<map>; the user's own ~/triplea is untouched."""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..engine.harness import engine_class_path, engine_problem
+from ..engine.install import engine_jar
+
+LAUNCHER_CLASS = "tripleagen.mapgen.ClientShot"
+SCREEN = "1280x1024x24"
+
+
+@dataclass
+class ClientRun:
+    started: bool
+    screenshot: Path
+    map_picture: Path
+    report: dict = field(default_factory=dict)
+    console: str = ""
+
+    @property
+    def errors(self) -> list[str]:
+        return list(self.report.get("errors", []))
+
+
+def client_problem() -> str | None:
+    """Why the desktop client cannot be run here, or None."""
+    problem = engine_problem()
+    if problem:
+        return problem
+    if shutil.which("xvfb-run") is None:
+        return "xvfb-run not found (apt-get install xvfb)"
+    return None
+
+
+def _launcher_classes() -> Path:
+    source = Path(__file__).resolve().parent / "ClientShot.java"
+    jar = engine_jar()
+    digest = hashlib.sha256(source.read_bytes())
+    stat = jar.stat()
+    digest.update(f"{jar}\0{stat.st_size}\0{stat.st_mtime_ns}\0{os.path.realpath(shutil.which('javac') or '')}"
+                  .encode())
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "triplea-gen" / "mapgen-client"
+    target = cache / digest.hexdigest()[:20]
+    if target.is_dir():
+        return target
+    cache.mkdir(parents=True, exist_ok=True)
+    building = Path(tempfile.mkdtemp(prefix=".building-", dir=cache))
+    try:
+        subprocess.run(["javac", "-nowarn", "-encoding", "UTF-8", "-d", str(building),
+                        "-cp", os.pathsep.join(engine_class_path(jar)), str(source)],
+                       check=True, capture_output=True, text=True)
+        try:
+            os.rename(building, target)  # whoever renames second throws its copy away
+        except OSError:
+            if not target.is_dir():
+                raise
+    finally:
+        shutil.rmtree(building, ignore_errors=True)
+    return target
+
+
+def run_client(map_folder: Path, game_file: str, out_dir: Path, rounds: int = 1, timeout: float = 300) -> ClientRun:
+    """Opens map_folder's game `game_file` in the client; pictures and report go to out_dir."""
+    problem = client_problem()
+    if problem:
+        raise RuntimeError(problem)
+    map_folder = Path(map_folder).resolve()
+    out_dir = Path(out_dir).resolve()
+    out_dir.mkdir(parents=True, exist_ok=True)
+    jar = engine_jar()
+    class_path = os.pathsep.join([str(_launcher_classes()), *engine_class_path(jar)])
+    screenshot, map_picture, report_path = out_dir / "screen.png", out_dir / "map-panel.png", out_dir / "report.json"
+    with tempfile.TemporaryDirectory(prefix="triplea-gen-client-") as home:
+        installed = Path(home) / "triplea" / "downloadedMaps" / map_folder.name
+        shutil.copytree(map_folder, installed)
+        game_xml = installed / "map" / "games" / game_file
+        command = ["xvfb-run", "-a", "-s", f"-screen 0 {SCREEN}",
+                   "java", f"-Duser.home={home}", f"-Djava.io.tmpdir={home}", "-Djava.awt.headless=false",
+                   "--add-opens", "java.base/java.lang=ALL-UNNAMED", "-cp", class_path, LAUNCHER_CLASS,
+                   str(game_xml), str(screenshot), str(map_picture), str(report_path), str(rounds)]
+        # The engine reads game_engine.properties from its working directory.
+        finished = subprocess.run(command, cwd=jar.parent, capture_output=True, timeout=timeout,
+                                  env={**os.environ, "HOME": home})
+    console = (finished.stdout + finished.stderr).decode("utf-8", "replace")
+    report = json.loads(report_path.read_text("utf-8")) if report_path.is_file() else {"errors": [console[-2000:]]}
+    return ClientRun(bool(report.get("started")), screenshot, map_picture, report, console)

@@ -1,0 +1,162 @@
+"""The spec reader's side of map generation: the geometry keys of the `map:`
+section become a MapGeometry, and the game gets the generated territories and
+connections unless the spec lists its own."""
+from __future__ import annotations
+
+import statistics
+from dataclasses import replace
+
+from .. import model as m
+from ..diagnostics import Position
+from . import values as v
+from .freeshapes import read_polygons, read_sites
+from .gridspec import read_grid
+from .shapes import MapGeometry, Style
+from .topology import ordered_connections
+
+LAYOUT_KEYS = ("hexes", "squares", "sites", "polygons")
+STYLE_KEYS = ("land", "sea", "impassable", "background", "border", "label", "seaLabel", "labels",
+              "production", "fontSize", "unitScale", "unitImages", "players")
+_STYLE_COLORS = {"land": "land", "sea": "sea", "impassable": "impassable", "background": "background",
+                 "border": "border", "label": "label", "seaLabel": "sea_label"}
+# The unit scales map makers use; the engine's unit images are 48 pixels before scaling.
+UNIT_SCALES = (1.25, 1.0, 0.875, 0.8333, 0.75, 0.6666, 0.5625, 0.5)
+UNIT_IMAGE_SIZE = 48
+
+
+def apply_geometry(r, section, game: m.Game) -> None:
+    """Read the geometry keys of `map:` and give the game its territories and connections."""
+    geometry = read_geometry(r, section)
+    if geometry is None:
+        return
+    game.geometry = geometry
+    at = section.position_of
+    if "territories" in section:
+        _check_listed(r, geometry, game, at("territories"))
+    else:
+        game.territories = [m.Territory(region.name, "true" if region.water else None, region.pos)
+                            for region in geometry.regions]
+    if "connections" not in section:
+        positions = {region.name: region.pos for region in geometry.regions}
+        game.connections = [m.Connection(a, b, positions[a]) for a, b in geometry.connections]
+
+
+def read_geometry(r, section) -> MapGeometry | None:
+    at = section.position_of
+    layouts = [key for key in LAYOUT_KEYS if key in section]
+    if len(layouts) != 1:
+        where = at(layouts[1]) if layouts else r.pos(section)
+        r.error(v.NO_LAYOUT, "map needs exactly one of hexes, squares, sites or polygons" +
+                (f", not {' and '.join(layouts)}" if layouts else ""), where,
+                "describe the board with one layout; join maps by hand with polygons")
+        return None
+    layout = layouts[0]
+    errors_before = v.error_count(r)
+    style = read_style(r, section.get("style"), at("style")) if "style" in section else Style()
+    blocked = []
+    if layout in ("hexes", "squares"):
+        result = read_grid(r, section[layout], layout, at(layout))
+        if result is None:
+            return None
+        grid, regions, pairs, blocked = result
+        width, height = grid.pixel_size()
+        cell_size = grid.size if grid.kind == "square" else 3 ** 0.5 * grid.size
+    else:
+        reader = read_sites if layout == "sites" else read_polygons
+        result = reader(r, section[layout], at(layout))
+        if result is None:
+            return None
+        regions, pairs, width, height = result
+        cell_size = statistics.median(region.shape.area for region in regions) ** 0.5
+    if not regions:
+        r.error(v.NO_LAYOUT, "the map has no territories", at(layout), "mark some cells as land or sea")
+        return None
+    names = [region.name for region in regions]
+    pairs = _override_connections(r, section, pairs, set(names))
+    if v.error_count(r) > errors_before or style is None:
+        return None
+    if style.unit_scale is None:
+        style = _with_unit_scale(style, cell_size)
+    return MapGeometry(layout, width, height, regions, ordered_connections(pairs, names), style, blocked,
+                       cell_size, "sea" if layout == "sites" else "none", at(layout))
+
+
+def _override_connections(r, section, pairs: set[tuple[str, str]], names: set[str]) -> set[tuple[str, str]]:
+    pairs = set(pairs)
+    for key, adding in (("extraConnections", True), ("blockedConnections", False)):
+        seq = r.sequence(section.get(key), key, section.position_of(key)) if key in section else []
+        for index, item in enumerate(seq or []):
+            ipos = seq.position_of(index)
+            if not (isinstance(item, list) and len(item) == 2):
+                r.error("TG031", f"each item of {key} must be a pair [A, B]", ipos, "write [Territory A, Territory B]")
+                continue
+            a, b = (str(x) for x in item)
+            unknown = [name for name in (a, b) if name not in names]
+            if unknown or a == b:
+                r.error(v.BAD_CONNECTION, f"{key}: " + (f"no territory {unknown[0]!r} on the map" if unknown
+                                                        else f"{a} cannot connect to itself"), ipos,
+                        "use the names the map generates (run triplea-gen preview to see them)")
+                continue
+            pair = (a, b) if a < b else (b, a)
+            if adding:
+                pairs.add(pair)
+            elif pair in pairs:
+                pairs.discard(pair)
+            else:
+                r.collector.warning(v.BAD_CONNECTION, f"blockedConnections: {a} and {b} do not touch anyway", ipos,
+                                    "remove the entry")
+    return pairs
+
+
+def read_style(r, data, pos: Position) -> Style | None:
+    section = r.mapping(data, "style", pos, STYLE_KEYS)
+    if section is None:
+        return None
+    at = section.position_of
+    errors_before = v.error_count(r)
+    fields = {}
+    for key, attribute in _STYLE_COLORS.items():
+        if key in section:
+            fields[attribute] = v.color(r, section[key], f"style {key}", at(key))
+    for key in ("labels", "production"):
+        if key in section:
+            fields[key] = v.flag(r, section[key], f"style {key}", at(key))
+    if "unitImages" in section:
+        fields["unit_images"] = v.flag(r, section["unitImages"], "style unitImages", at("unitImages"))
+    if "fontSize" in section:
+        fields["font_size"] = v.number(r, section["fontSize"], "style fontSize", at("fontSize"), 6, 72, True)
+    if "unitScale" in section and section["unitScale"] != "auto":
+        fields["unit_scale"] = v.number(r, section["unitScale"], "style unitScale", at("unitScale"), 0.25, 2.0)
+    players = r.mapping(section.get("players"), "style players", at("players")) or {}
+    fields["player_colors"] = tuple(
+        (str(player), v.color(r, colour, f"colour of {player}", players.position_of(player)))
+        for player, colour in players.items())
+    if v.error_count(r) > errors_before:
+        return None
+    return Style(**fields)
+
+
+def _with_unit_scale(style: Style, cell_size: float) -> Style:
+    """The largest customary unit scale whose images leave room for a few stacks per territory."""
+    wanted = cell_size * 0.34 / UNIT_IMAGE_SIZE
+    scale = next((s for s in UNIT_SCALES if s <= wanted), UNIT_SCALES[-1])
+    return replace(style, unit_scale=scale)
+
+
+def _check_listed(r, geometry: MapGeometry, game: m.Game, pos: Position) -> None:
+    """A spec may list territories itself (e.g. to order them); they must match the map."""
+    regions = {region.name: region for region in geometry.regions}
+    listed = {t.name for t in game.territories}
+    for territory in game.territories:
+        region = regions.get(territory.name)
+        if region is None:
+            r.error(v.LISTED_MISMATCH, f"territory {territory.name} has no shape on the generated map",
+                    territory.pos or pos, "remove it from map.territories or add it to the geometry")
+        elif (territory.water == "true") != region.water:
+            r.error(v.LISTED_MISMATCH, f"territory {territory.name} is {'sea' if region.water else 'land'} on the "
+                    "map but listed otherwise", territory.pos or pos, "make water: match the map, or drop the list")
+    for region in geometry.regions:
+        if region.name not in listed:
+            r.collector.warning(v.LISTED_MISMATCH, f"the map draws {region.terrain} territory {region.name}, which "
+                                "map.territories does not list", region.pos or pos,
+                                "list it, or drop map.territories to take the generated list")

@@ -1,0 +1,68 @@
+"""What the map generator produces from the spec's `map:` geometry: named regions
+(the territories) with pixel outlines, their connections, and the drawing style.
+Everything here is plain data; the spec reader builds it, the folder writer and
+the renderer read it."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from shapely.geometry.base import BaseGeometry
+
+from ..diagnostics import Position
+
+LAND, SEA, IMPASSABLE = "land", "sea", "impassable"
+TERRAINS = (LAND, SEA, IMPASSABLE)
+
+
+@dataclass(frozen=True)
+class Style:
+    land: str = "C9B88C"
+    sea: str = "6E9CC8"
+    impassable: str = "8C7B68"
+    background: str = "2F4858"  # outside the playing area (cells marked none)
+    border: str = "2B2B2B"
+    label: str = "1A1A1A"
+    sea_label: str = "F4F8FC"
+    labels: bool = True
+    production: bool = True
+    font_size: int = 14
+    unit_scale: float | None = None  # None: chosen from the territory size
+    unit_images: bool = True
+    player_colors: tuple[tuple[str, str], ...] = ()  # (player, RRGGBB) from the spec
+
+
+@dataclass
+class Region:
+    """One territory's shape: a Polygon or MultiPolygon in whole pixels."""
+
+    name: str
+    terrain: str  # land | sea | impassable
+    shape: BaseGeometry
+    pos: Position | None = None
+
+    @property
+    def water(self) -> bool:
+        return self.terrain == SEA
+
+
+@dataclass
+class MapGeometry:
+    layout: str  # hexes | squares | sites | polygons
+    width: int
+    height: int
+    regions: list[Region]
+    connections: list[tuple[str, str]]
+    style: Style = field(default_factory=Style)
+    # Unnamed impassable cells: drawn in the impassable colour, not territories.
+    blocked: list[BaseGeometry] = field(default_factory=list)
+    # Typical territory size in pixels (hex width, square side, ...): sets unit and font sizes.
+    cell_size: float = 64.0
+    # What fills the picture outside every territory: "sea" (open water) or "none" (the background colour).
+    canvas: str = "none"
+    pos: Position | None = None
+
+    def region(self, name: str) -> Region | None:
+        for region in self.regions:
+            if region.name == name:
+                return region
+        return None
