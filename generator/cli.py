@@ -11,7 +11,7 @@ from .diagnostics import EXIT_INTERNAL, DiagnosticError
 
 # Subcommand modules that register their own parsers: name -> module.
 # Each module exposes register(subparsers) and keeps its heavy imports inside handlers.
-_PLUGIN_MODULES = ("generator.engine.cli", "generator.validate_cli", "generator.report_cli",
+_PLUGIN_MODULES = ("generator.engine.cli", "generator.validate_cli", "generator.report_cli", "generator.share_cli",
                    "generator.mapgen.cli")
 
 

@@ -21,6 +21,17 @@ def _print_warnings(diagnostics: list[Diagnostic]) -> None:
         print(diagnostic.format(), file=sys.stderr)
 
 
+def _print_spec_warnings(compiled: CompiledGame, diagnostics: list[Diagnostic]) -> None:
+    """A mod's own warnings in full; the base game's (the modder did not write them) in one line."""
+    base = compiled.spec.base_path if compiled.spec is not None else None
+    own = [d for d in diagnostics if base is None or d.position.file == compiled.spec_path]
+    _print_warnings(own)
+    inherited = len(diagnostics) - len(own)
+    if inherited:
+        print(f"note: {inherited} warning(s) come from the base game {display_path(base)}; "
+              f"'triplea-gen validate {display_path(base)}' lists them", file=sys.stderr)
+
+
 def import_game_xml(xml_path: str | os.PathLike) -> tuple[m.Game, list[Diagnostic]]:
     collector = Collector()
     game = import_tree(parse_xml_file(xml_path), display_path(xml_path), collector)
@@ -103,13 +114,19 @@ def check_compiled(compiled: CompiledGame, engine: str | None) -> list[Diagnosti
     return diagnostics
 
 
-def build_command(spec: str, outdir: str, engine_check: bool = False, engine: str | None = None,
-                  skip_validation: bool = False) -> int:
+def build_spec(spec: str, outdir: str, engine: str | None = None,
+               skip_validation: bool = False) -> tuple[CompiledGame, list[Path]]:
+    """Compile, validate (warnings printed), write all or nothing; raises on errors."""
     compiled = compile_spec(spec)
-    _print_warnings(compiled.warnings if skip_validation else check_compiled(compiled, engine))
+    _print_spec_warnings(compiled, compiled.warnings if skip_validation else check_compiled(compiled, engine))
     files = output_files(compiled)
     files.update(notes_and_listing(compiled, files))
-    written = write_outputs(outdir, files)
+    return compiled, write_outputs(outdir, files)
+
+
+def build_command(spec: str, outdir: str, engine_check: bool = False, engine: str | None = None,
+                  skip_validation: bool = False) -> int:
+    _, written = build_spec(spec, outdir, engine, skip_validation)
     for path in written:
         print(display_path(path))
     if engine_check:

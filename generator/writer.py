@@ -21,9 +21,9 @@ def safe_name(name: str, fallback: str = "game") -> str:
     return cleaned[:100] or fallback
 
 
-def _check_relative(relpath: str, outdir: Path) -> PurePosixPath:
+def check_relative(relpath: str, outdir: Path) -> PurePosixPath:
     path = PurePosixPath(relpath)
-    if path.is_absolute() or ".." in path.parts or not path.parts or "\\" in relpath:
+    if path.is_absolute() or ".." in path.parts or not path.parts or "\\" in relpath or re.match(r"[A-Za-z]:", relpath):
         raise DiagnosticError([Diagnostic("TG040", f"output path '{relpath}' would escape the output folder",
                                           Position(str(outdir)), "names used in paths may not contain '..' or '/'")])
     return path
@@ -32,7 +32,7 @@ def _check_relative(relpath: str, outdir: Path) -> PurePosixPath:
 def write_outputs(outdir: str | os.PathLike, files: dict[str, bytes]) -> list[Path]:
     """Write every file under outdir, all or nothing; returns the paths written."""
     outdir = Path(outdir)
-    relpaths = {rel: _check_relative(rel, outdir) for rel in files}
+    relpaths = {rel: check_relative(rel, outdir) for rel in files}
     outdir.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".triplea-gen-staging-", dir=outdir))
     written = []

@@ -1,0 +1,141 @@
+"""The JSON Schema of the spec language, for editors (completion, underlined mistakes).
+
+It is made from the same key tables the spec readers use (generator.spec.KEYS,
+the mod and rule keys) and from the macro headers, so the editor and the build
+agree on every key; tests/test_share.py checks that they do."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from . import overlay, rules, spec
+from .macros import PARAM_TYPES, load_macros
+from .writer import write_file_atomically
+
+SCALAR = {"type": ["string", "number", "boolean"]}
+NAMES = {"type": "array", "items": SCALAR}
+PAIR = {"type": "array", "items": SCALAR, "minItems": 2, "maxItems": 2}
+
+
+def _object(keys, properties: dict | None = None, doc: str = "") -> dict:
+    """A mapping that accepts exactly these keys (anything where no shape is given)."""
+    properties = properties or {}
+    schema = {"type": ["object", "null"], "additionalProperties": False,
+              "properties": {key: properties.get(key, {}) for key in keys}}
+    if doc:
+        schema["description"] = doc
+    return schema
+
+
+def _keyed(entry: dict, doc: str = "") -> dict:
+    """A section keyed by name, or the list form that carries the name in each entry."""
+    schema = {"type": ["object", "array"], "additionalProperties": entry}
+    if doc:
+        schema["description"] = doc
+    return schema
+
+
+def _fields(kind: str, shapes: dict | None = None, doc: str = "") -> dict:
+    return _object(spec.KEYS[kind], {k: v for k, v in (shapes or {}).items()}, doc)
+
+
+def _full_game_properties() -> dict:
+    attachment = _fields("attachment", {
+        "options": {"anyOf": [{"type": "object", "additionalProperties": {
+            "anyOf": [SCALAR, {"type": "null"}, _fields("option"), {"type": "array"}]}}, {"type": "array"}],
+            "description": "option: value, exactly as TripleA names them; {value, count} for a count"},
+        "type": {"enum": ["unitType", "territory", "resource", "player", "relationship", "territoryEffect",
+                          "technology"]}},
+        "an attachment: name, attachTo, class (short) or javaClass, type, options")
+    territories = _keyed(_fields("territory"), "territories by name: {} or {water: true}")
+    geometry = {key: {} for key in spec.GEOMETRY_KEYS}
+    return {
+        "info": _fields("info", doc="the game's name and version (1.9 needs a version)"),
+        "doctype": {"type": ["string", "null"]},
+        "loader": {"type": "string"},
+        "triplea": _fields("triplea"),
+        "diceSides": SCALAR,
+        "variables": {"type": ["object", "array"]},
+        "map": _object(spec.MAP_KEYS + spec.GEOMETRY_KEYS, dict(
+            grids={"type": "array", "items": _fields("grid")}, territories=territories,
+            connections={"type": "array", "items": PAIR}, removeConnections={"type": "array", "items": PAIR},
+            **geometry), "territories and connections, or a geometry to generate them from"),
+        "resources": _keyed(_fields("resource")),
+        "players": _keyed(_fields("player"), "players by name"),
+        "alliances": {"anyOf": [{"type": "object", "additionalProperties": NAMES}, {"type": "array"}],
+                      "description": "alliance name: [players]"},
+        "units": NAMES, "relationshipTypes": NAMES, "territoryEffects": NAMES,
+        "delegates": _keyed(_fields("delegate")),
+        "sequence": {"type": "array", "items": _fields("step"), "description": "the turn steps in order"},
+        "offset": SCALAR,
+        "production": _object(spec.KEYS["production"], {
+            "rules": _keyed(_fields("productionRule")), "repairRules": _keyed(_fields("productionRule"))}),
+        "technology": _object(spec.KEYS["technology"], {"technologies": _keyed(_fields("techname"))}),
+        "legacySpelling": {"type": "boolean"},
+        "attachments": {"type": "array", "items": attachment},
+        "initialize": _object(spec.KEYS["initialize"], {
+            "heldUnits": {"type": "array", "items": _fields("heldUnits")}}),
+        "properties": _keyed(_fields("property"), "game properties by name"),
+        "engine": {"enum": list(spec.ENGINES), "description": "the TripleA engine the build is checked for"},
+        "rules": {"type": "array", "items": {"$ref": "#/definitions/rule"}},
+    }
+
+
+def _param_schema(param) -> dict:
+    kind, is_list = PARAM_TYPES[param.type]
+    base = {"int": {"type": ["integer", "string"]}, "bool": {"type": ["boolean", "string"]},
+            "mapping": {"type": "object"}}.get(param.type, SCALAR)
+    schema = {"anyOf": [base, {"type": "array", "items": base}]} if is_list else dict(base)
+    schema["description"] = f"{param.type}: {param.doc}" if param.doc else param.type
+    return schema
+
+
+def _rule_schema(macros) -> dict:
+    rule = _object(rules.RULE_KEYS, {
+        "id": {"type": ["string", "number"], "description": "the rule's id, e.g. S000-R01"},
+        "text": {"type": "string", "description": "the rule in words, for the game notes"},
+        "use": {"enum": sorted(macros), "description": "the macro that enforces the rule"},
+        "with": {"type": "object", "description": "the macro's parameters"},
+        "for": {"type": "object", "description": "loops: name: [values] or name: a..b"},
+        "status": {"enum": list(rules.STATUSES)},
+        "note": {"type": "string"},
+    }, "one house rule: id, text, and use + with (or status: notes)")
+    rule["required"] = ["id", "text"]
+    rule["allOf"] = [{
+        "if": {"properties": {"use": {"const": name}}, "required": ["use"]},
+        "then": {"properties": {"with": {
+            "type": "object", "additionalProperties": False, "description": macro.description,
+            "properties": {p.name: _param_schema(p) for p in macro.params.values()},
+            "required": [p.name for p in macro.params.values() if p.required]}}}}
+        for name, macro in sorted(macros.items())]
+    return rule
+
+
+def build_schema() -> dict:
+    macros = load_macros()
+    full = _full_game_properties()
+    full_game = {"type": "object", "additionalProperties": False, "properties": full}
+    fragment = {"type": "object", "additionalProperties": False,
+                "properties": {k: v for k, v in full.items() if k not in ("engine", "rules")}}
+    header = _object(overlay.HEADER_KEYS, {
+        "name": {"type": "string"}, "version": SCALAR, "engine": {"enum": list(spec.ENGINES)},
+        "base": {"anyOf": [{"type": "string"}, _object(("map", "game"))],
+                 "description": "{map: folder in downloadedMaps, game: file.xml}, or a path"},
+        "macros": {"type": "string", "description": "a folder of your own macro templates"}})
+    mod_sections = {key: {"type": ["object", "null"]} for key in overlay.MOD_KEYS}
+    mod_sections.update(mod=header, add=fragment, rules=full["rules"])
+    mod = {"type": "object", "additionalProperties": False, "required": ["mod"], "properties": mod_sections}
+    return {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "$id": "https://triplea-gen.invalid/rules.schema.json",
+        "title": "triplea-gen spec: a TripleA game, or a mod of one",
+        "definitions": {"rule": _rule_schema(macros), "fullGame": full_game, "mod": mod},
+        "if": {"type": "object", "required": ["mod"]},
+        "then": {"$ref": "#/definitions/mod"},
+        "else": {"$ref": "#/definitions/fullGame"},
+    }
+
+
+def write_schema(path: str | Path) -> Path:
+    text = json.dumps(build_schema(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    return write_file_atomically(path, text.encode("utf-8"))
