@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 # Exit statuses shared by every subcommand.
 EXIT_OK = 0
@@ -12,8 +13,9 @@ EXIT_UNUSABLE = 2  # the input could not be used at all (syntax, unknown section
 EXIT_INTERNAL = 3  # a bug in triplea-gen
 
 
-@dataclass(frozen=True, order=True)
-class Position:
+class Position(NamedTuple):
+    """Where something came from. A tuple: one is made for every YAML key and XML element read."""
+
     file: str
     line: int = 0
     col: int = 0

@@ -81,10 +81,15 @@ def _full_game_properties() -> dict:
     }
 
 
+# JSON shapes of macro parameter types that are not single names or values.
+_PARAM_SHAPES = {"int": {"type": ["integer", "string"]}, "ints": {"type": ["integer", "string"]},
+                 "bool": {"type": ["boolean", "string"]}, "mapping": {"type": "object"},
+                 "unit_counts": {"type": "object"}, "territory_units": {"type": "object"}}
+
+
 def _param_schema(param) -> dict:
     kind, is_list = PARAM_TYPES[param.type]
-    base = {"int": {"type": ["integer", "string"]}, "bool": {"type": ["boolean", "string"]},
-            "mapping": {"type": "object"}}.get(param.type, SCALAR)
+    base = _PARAM_SHAPES.get(param.type, SCALAR)
     schema = {"anyOf": [base, {"type": "array", "items": base}]} if is_list else dict(base)
     schema["description"] = f"{param.type}: {param.doc}" if param.doc else param.type
     return schema

@@ -7,6 +7,9 @@ escaped here, including line breaks, which an XML parser would otherwise fold
 into spaces."""
 from __future__ import annotations
 
+import dataclasses
+import inspect
+import os
 from functools import lru_cache
 from pathlib import Path
 
@@ -14,7 +17,11 @@ import jinja2
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from markupsafe import Markup
 
+from . import model
 from .model import Game
+
+MODEL_TYPES = frozenset(cls for _, cls in inspect.getmembers(model, inspect.isclass)
+                        if dataclasses.is_dataclass(cls) and cls.__module__ == model.__name__)
 
 TEMPLATES_DIR = Path(__file__).resolve().parent.parent / "templates"
 
@@ -44,9 +51,35 @@ def cdata(text: str) -> Markup:
     return Markup(f"<![CDATA[{text}]]>")
 
 
+class _Sandbox(ImmutableSandboxedEnvironment):
+    """The sandbox, with a fast path for the game model: its classes hold data fields only,
+    so reading a public field needs none of the per-access safety checks (a big game reads
+    tens of thousands of them)."""
+
+    def getattr(self, obj, attribute):
+        if type(obj) in MODEL_TYPES and not attribute.startswith("_"):
+            try:
+                return getattr(obj, attribute)
+            except AttributeError:
+                return self.undefined(obj=obj, name=attribute)
+        return super().getattr(obj, attribute)
+
+
+def _bytecode_cache() -> jinja2.BytecodeCache | None:
+    """Compiled templates are kept between runs (keyed by the template's checksum), so a rebuild
+    does not compile them again."""
+    folder = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "triplea-gen" / "jinja"
+    try:
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    except OSError:
+        return None
+    return jinja2.FileSystemBytecodeCache(str(folder))
+
+
 @lru_cache(maxsize=None)
 def environment(templates_dir: Path = TEMPLATES_DIR) -> jinja2.Environment:
-    env = ImmutableSandboxedEnvironment(
+    env = _Sandbox(
+        bytecode_cache=_bytecode_cache(),
         loader=jinja2.FileSystemLoader(str(templates_dir)),
         undefined=jinja2.StrictUndefined,
         autoescape=True,

@@ -16,22 +16,84 @@ MAX_EXPANDED_NODES = 2_000_000  # a full Global 1940 game is about 150,000 nodes
 _BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-class LocatedDict(dict):
+class _Located:
+    """Positions kept as the parser's marks and turned into Positions only when asked for:
+    a big spec has a hundred thousand keys and only the faulty ones are ever reported."""
+
+    __slots__ = ()
+
+    @property
+    def pos(self) -> Position:
+        if self._pos is None:
+            self._pos = _mark_position(self._source, self._mark)
+        return self._pos
+
+    @pos.setter
+    def pos(self, value: Position) -> None:
+        self._pos = value
+
+
+class LocatedDict(_Located, dict):
     """A mapping that remembers where it and each of its keys stand in the file."""
 
-    __slots__ = ("pos", "key_pos")
+    __slots__ = ("_pos", "_mark", "_source", "_key_marks", "_key_pos")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._pos = self._mark = None
+        self._source = "<yaml>"
+        self._key_marks = {}
+        self._key_pos = {}
+
+    @property
+    def key_pos(self) -> dict:
+        positions = {k: _mark_position(self._source, mark) for k, mark in self._key_marks.items()}
+        positions.update(self._key_pos)
+        return positions
+
+    @key_pos.setter
+    def key_pos(self, value: dict) -> None:
+        self._key_marks, self._key_pos = {}, dict(value)
 
     def position_of(self, key) -> Position:
-        return self.key_pos.get(key, self.pos)
+        if key in self._key_pos:
+            return self._key_pos[key]
+        mark = self._key_marks.get(key)
+        return self.pos if mark is None else _mark_position(self._source, mark)
 
 
-class LocatedList(list):
+class LocatedList(_Located, list):
     """A sequence that remembers where it and each of its items stand."""
 
-    __slots__ = ("pos", "item_pos")
+    __slots__ = ("_pos", "_mark", "_source", "_item_marks")
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self._pos = self._mark = None
+        self._source = "<yaml>"
+        self._item_marks = []
+
+    @property
+    def item_pos(self) -> list[Position]:
+        return [_mark_position(self._source, mark) for mark in self._item_marks]
+
+    @item_pos.setter
+    def item_pos(self, value: list[Position]) -> None:
+        self._item_marks = [_PositionMark(p) for p in value]
 
     def position_of(self, index: int) -> Position:
-        return self.item_pos[index] if index < len(self.item_pos) else self.pos
+        if index < len(self._item_marks):
+            return _mark_position(self._source, self._item_marks[index])
+        return self.pos
+
+
+class _PositionMark:
+    """A Position given back where a parser mark is expected."""
+
+    __slots__ = ("position",)
+
+    def __init__(self, position: Position):
+        self.position = position
 
 
 def position(data, source_pos: Position) -> Position:
@@ -39,6 +101,8 @@ def position(data, source_pos: Position) -> Position:
 
 
 def _mark_position(source: str, mark) -> Position:
+    if isinstance(mark, _PositionMark):
+        return mark.position
     return Position(source, mark.line + 1, mark.column + 1)
 
 
@@ -47,8 +111,8 @@ class _Loader(_BaseLoader):
 
     def construct_yaml_map(self, node):
         data = LocatedDict()
-        data.pos = _mark_position(self.source, node.start_mark)
-        data.key_pos = {}
+        data._mark, data._source = node.start_mark, self.source
+        key_marks = data._key_marks
         yield data
         first_seen = {}
         for key_node, _ in node.value:
@@ -69,12 +133,12 @@ class _Loader(_BaseLoader):
                 raise _located("TG022", "a mapping key must be a plain value", self.source, key_node.start_mark,
                                "quote the key") from None
             data[key] = self.construct_object(value_node, deep=True)
-            data.key_pos[key] = _mark_position(self.source, key_node.start_mark)
+            key_marks[key] = key_node.start_mark
 
     def construct_yaml_seq(self, node):
         data = LocatedList()
-        data.pos = _mark_position(self.source, node.start_mark)
-        data.item_pos = [_mark_position(self.source, item.start_mark) for item in node.value]
+        data._mark, data._source = node.start_mark, self.source
+        data._item_marks = [item.start_mark for item in node.value]
         yield data
         data.extend(self.construct_object(item, deep=True) for item in node.value)
 
@@ -127,7 +191,8 @@ def load_yaml_text(text: str | bytes, shown: str):
         node = loader.get_single_node()
         if node is None:
             return None
-        if _expanded_size(node, {}, MAX_EXPANDED_NODES) > MAX_EXPANDED_NODES:
+        # Aliases need anchors; a document without '&' cannot expand (and most specs have none).
+        if "&" in text and _expanded_size(node, {}, MAX_EXPANDED_NODES) > MAX_EXPANDED_NODES:
             raise _located("TG023", f"the document expands to more than {MAX_EXPANDED_NODES} nodes "
                            "through aliases; refused", shown, node.start_mark,
                            "an alias bomb? use fewer nested aliases")

@@ -193,6 +193,15 @@ def harness_classes() -> Path:
     return target
 
 
+def engine_parse_command(game: Path, home: Path) -> tuple[list[str], Path]:
+    """The java command (and its working folder) that parses one game in a fresh JVM: the
+    engine's own load of a game, as the benchmarks time it."""
+    jar = _require_engine()
+    class_path = os.pathsep.join([str(harness_classes()), *engine_class_path(jar)])
+    return (["java", f"-Duser.home={home}", f"-Djava.io.tmpdir={home}", *_JVM_OPTIONS, "-cp", class_path,
+             HARNESS_CLASS, "check", str(game)], jar.parent)
+
+
 def _run_harness(arguments: list[str], timeout: float) -> dict:
     """Runs the harness in a fresh JVM with a scratch user.home; returns its JSON report."""
     jar = _require_engine()

@@ -1,0 +1,279 @@
+"""Speed and memory of triplea-gen against the real engine (not part of the test run).
+
+    python3 tests/benchmarks/bench_speed.py [--runs 5] [--quick] [--json FILE]
+
+Every figure is a whole process, run several times: median wall time, spread
+(min-max) and peak resident memory. The yardstick is the TripleA 1.9 engine's own
+load of the same game (a cold JVM running its GameParser), measured in the same
+run; each triplea-gen figure is also given as a ratio to it. Files the 1.9 engine
+refuses only for version reasons (no <info version>, no <loader>) are loaded by it
+with those two added, so that the engine really parses the same content.
+
+Measured: validate, import and build of the Global 1940 games and the corpus's
+largest XMLs; the build of a Global 1940 mod (base plus overlay, validation
+included) and its rebuild after a one-number change; a synthetic game 10x the
+size of Global 1940 against the same generator at 1x (linear scaling, memory);
+and `triplea-gen --help` start-up."""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+SHARED = Path(os.environ.get("TRIPLEA_GEN_SHARED", REPO.parent / "shared"))
+GAMES = SHARED / "maps" / "world_war_ii_global" / "map" / "games"
+CORPUS = SHARED / "corpus" / "xml"
+CLI = [sys.executable, "-m", "generator"]
+
+MOD_SPEC = """\
+mod:
+  name: Benchmark Mod
+  version: "1.0"
+  base: {{map: world_war_ii_global, game: ww2global40_2nd_edition.xml}}
+  engine: "1.9"
+change:
+  units:
+    cruiser: {{cost: {cost}}}
+  territories:
+    Urals: {{production: 2}}
+rules:
+  - id: B1
+    text: Germany earns 2 PUs while it holds Poland and Denmark.
+    use: national_objective
+    with: {{player: Germans, amount: 2, owns: [Poland, Denmark]}}
+  - id: B2
+    text: Every major power earns 1 PU per round while it owns its capital.
+    for: {{player: [Germans, Russians, Japanese, Americans, British, Italians]}}
+    use: national_objective
+    with: {{player: "{{{{ player }}}}", amount: 1, owns: []}}
+"""
+
+
+def run_once(command: list[str], cwd: Path = REPO, env: dict | None = None) -> tuple[float, float]:
+    """Wall seconds and peak RSS (MiB) of one child process."""
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=cwd, env=env)
+    _, status, usage = os.wait4(process.pid, 0)
+    elapsed = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"failed: {' '.join(command)}\n{process.stderr.read().decode()[-2000:]}")
+    process.stderr.close()
+    return elapsed, usage.ru_maxrss / 1024
+
+
+def measure(command: list[str], runs: int, cwd: Path = REPO, env: dict | None = None, prepare=None) -> dict:
+    if prepare:
+        prepare()
+    run_once(command, cwd, env)  # warm the file cache, compiled bytecode and template caches
+    samples = []
+    for _ in range(runs):
+        if prepare:
+            prepare()
+        samples.append(run_once(command, cwd, env))
+    walls = [wall for wall, _ in samples]
+    return {"median": statistics.median(walls), "min": min(walls), "max": max(walls),
+            "rss": max(rss for _, rss in samples)}
+
+
+def engine_available() -> bool:
+    try:
+        from generator.engine.harness import engine_available as available
+    except ImportError:
+        return False
+    return available()
+
+
+def engine_loadable_copy(game: Path, folder: Path) -> Path:
+    """The game as 1.9 can parse it: <info version> and <loader> added when missing."""
+    text = game.read_text(encoding="utf-8")
+    changed = text
+    info = re.search(r"<info\b[^>]*?/?>", changed)
+    if info and "version=" not in info.group(0):
+        changed = changed.replace(info.group(0), info.group(0).replace("<info", '<info version="1.0"', 1), 1)
+    if "<loader" not in changed:
+        info = re.search(r"<info\b[^>]*?/>", changed)
+        changed = changed.replace(info.group(0), info.group(0) +
+                                  '\n<loader javaClass="games.strategy.triplea.TripleA"/>', 1)
+    if changed == text:
+        return game
+    copy = folder / f"engine-{game.name}"
+    copy.write_text(changed, encoding="utf-8")
+    return copy
+
+
+def engine_load(game: Path, runs: int, folder: Path) -> dict | None:
+    if not engine_available():
+        return None
+    from generator.engine.harness import check_games, engine_parse_command
+
+    loadable = engine_loadable_copy(game, folder)
+    (verdict,) = check_games([loadable])
+    if not verdict.ok:
+        print(f"  (the 1.9 engine refuses {game.name}: {verdict.error[:100]}; no engine yardstick)")
+        return None
+    home = folder / "engine-home"
+    home.mkdir(exist_ok=True)
+    command, cwd = engine_parse_command(loadable.resolve(), home)
+    return measure(command, runs, cwd=cwd)
+
+
+def synthetic_game(scale: int) -> str:
+    """A complete, valid game with `scale` times the territories, attachments and triggers of Global 1940
+    (about 330 territories, 560 attachments with 5,000 options, 90 triggers, 1,000 unit placements per 1x)."""
+    players = ["Germans", "Russians", "Japanese", "Americans", "British", "Italians"]
+    lines = [f'info: {{name: Synthetic x{scale}, version: "1.0"}}', "loader: games.strategy.triplea.TripleA",
+             "engine: '1.9'", "map:", "  territories:"]
+    count = 330 * scale
+    names = [f"T{i:05d}" for i in range(count)]
+    lines += [f"    {n}: {{}}" for n in names]
+    lines.append("  connections:")
+    width = 30
+    for i in range(count):
+        if (i + 1) % width:
+            lines.append(f"    - [{names[i]}, {names[min(i + 1, count - 1)]}]")
+        if i + width < count:
+            lines.append(f"    - [{names[i]}, {names[i + width]}]")
+    lines += ["resources: {PUs: {}}", "players:"] + [f"  {p}: {{optional: false}}" for p in players]
+    lines += ["alliances:", "  Axis: [Germans, Japanese, Italians]", "  Allies: [Russians, Americans, British]"]
+    units = ["infantry", "artillery", "armour", "fighter", "bomber", "factory"]
+    lines += [f"units: [{', '.join(units)}]", "delegates:",
+              "  init: {class: InitializationDelegate}", "  purchase: {class: PurchaseDelegate}",
+              "  move: {class: MoveDelegate}", "  battle: {class: BattleDelegate}", "  place: {class: PlaceDelegate}",
+              "  endTurn: {class: EndTurnDelegate}", "  endRound: {class: EndRoundDelegate}",
+              "sequence:", "  - {name: gameInit, delegate: init, maxRunCount: 1}"]
+    for p in players:
+        for phase, delegate in (("Purchase", "purchase"), ("CombatMove", "move"), ("Battle", "battle"),
+                                ("NonCombatMove", "move"), ("Place", "place"), ("EndTurn", "endTurn")):
+            lines.append(f"  - {{name: {p.lower()}{phase}, delegate: {delegate}, player: {p}}}")
+    lines.append("  - {name: endRound, delegate: endRound}")
+    lines += ["production:", "  rules:"] + [f"    buy{u}: {{cost: {{PUs: {3 + i}}}, result: {{{u}: 1}}}}"
+                                            for i, u in enumerate(units)]
+    lines += ["  frontiers:", f"    production: [{', '.join('buy' + u for u in units)}]", "  playerProduction:"]
+    lines += [f"    {p}: production" for p in players]
+    lines += ["attachments:"]
+    for u in units:
+        stats = "{isFactory: true}" if u == "factory" else \
+            "{movement: 1, attack: 1, defense: 2, transportCost: 2, isInfantry: true}"
+        lines.append(f"  - {{name: unitAttachment, attachTo: {u}, class: UnitAttachment, type: unitType, "
+                     f"options: {stats}}}")
+    capitals = {p: names[i * (count // len(players))] for i, p in enumerate(players)}
+    for i, n in enumerate(names):
+        capital = next((p for p, c in capitals.items() if c == n), None)
+        extra = f", capital: {capital}" if capital else ""
+        lines.append(f"  - {{name: territoryAttachment, attachTo: {n}, class: TerritoryAttachment, "
+                     f"type: territory, options: {{production: {1 + i % 4}, victoryCity: {i % 2}{extra}, "
+                     f"unitProduction: {1 + i % 4}, originalFactory: false}}}}")
+    for k in range(15 * scale):
+        p = players[k % len(players)]
+        owned = ":".join(names[(k * 7 + j) % count] for j in range(4))
+        lines.append(f"  - {{name: conditionAttachment_S{k}, attachTo: {p}, class: RulesAttachment, type: player, "
+                     f"options: {{directOwnershipTerritories: {{value: '{owned}', count: 2}}, rounds: 2-+}}}}")
+        lines.append(f"  - {{name: triggerAttachment_S{k}, attachTo: {p}, class: TriggerAttachment, type: player, "
+                     f"options: {{conditions: conditionAttachment_S{k}, when: 'before:{p.lower()}Purchase', "
+                     f"players: {p}, resource: PUs, resourceCount: 1, uses: 3}}}}")
+        lines.append(f"  - {{name: objectiveAttachment_S{k}, attachTo: {p}, class: RulesAttachment, type: player, "
+                     f"options: {{objectiveValue: 2, alliedOwnershipTerritories: {{value: '{owned}', count: 3}}}}}}")
+    lines += ["initialize:", "  owners:"]
+    lines += [f"    {n}: {players[i * len(players) // count]}" for i, n in enumerate(names)]
+    lines.append("  units:")
+    for i, n in enumerate(names):
+        owner = players[i * len(players) // count]
+        lines.append(f"    {n}:\n      {owner}: {{infantry: {1 + i % 3}, artillery: 1, armour: {i % 2}}}")
+    lines += ["  resources:"] + [f"    {p}: {{PUs: 30}}" for p in players]
+    lines += ["properties:", f"  mapName: {{value: synthetic_x{scale}}}",
+              "  Use Triggers: {value: true, editable: false, type: boolean}",
+              "  National Objectives: {value: true, editable: false, type: boolean}"]
+    return "\n".join(lines) + "\n"
+
+
+class Table:
+    def __init__(self):
+        self.rows: list[dict] = []
+
+    def add(self, group: str, label: str, figures: dict | None, yardstick: dict | None) -> None:
+        if figures is None:
+            return
+        row = dict(group=group, label=label, **figures)
+        if yardstick is not None:
+            row["ratio"] = figures["median"] / yardstick["median"]
+        self.rows.append(row)
+        ratio = f"{row['ratio']:.2f}" if "ratio" in row else "-"
+        print(f"  {label:44} {figures['median']:7.3f} s  ({figures['min']:.3f}-{figures['max']:.3f})  "
+              f"{figures['rss']:7.1f} MiB  x engine {ratio}", flush=True)
+
+
+def bench_game(table: Table, game: Path, runs: int, temp: Path) -> None:
+    print(f"\n{game.name} ({game.stat().st_size / 1e6:.2f} MB)")
+    engine = engine_load(game, runs, temp)
+    table.add(game.name, "engine load (1.9, cold JVM)", engine, None)
+    spec = temp / f"{game.stem}.yaml"
+    subprocess.run(CLI + ["import", str(game), "-o", str(spec)], check=True, capture_output=True, cwd=REPO)
+    table.add(game.name, "validate", measure(CLI + ["validate", str(game)], runs), engine)
+    table.add(game.name, "import", measure(CLI + ["import", str(game), "-o", str(spec)], runs), engine)
+    table.add(game.name, "build (validation included)",
+              measure(CLI + ["build", str(spec), "-o", str(temp / "out"), "--engine", "current"], runs), engine)
+
+
+def bench_mod(table: Table, runs: int, temp: Path) -> None:
+    print("\nGlobal 1940 mod (base ww2global40_2nd_edition.xml + overlay + 7 rules)")
+    env = dict(os.environ, TRIPLEA_MAPS=str(SHARED / "maps"))
+    spec = temp / "bench_mod.yaml"
+    spec.write_text(MOD_SPEC.format(cost=11))
+    out = temp / "mod-out"
+    run_once(CLI + ["build", str(spec), "-o", str(out)], env=env)
+    built = out / "world_war_ii_global" / "map" / "games" / "bench_mod.xml"
+    engine = engine_load(built, runs, temp)
+    table.add("mod", "engine load of the built mod", engine, None)
+    table.add("mod", "build of the mod", measure(CLI + ["build", str(spec), "-o", str(out)], runs, env=env), engine)
+    costs = iter(range(1000, 2000))
+    table.add("mod", "rebuild after a one-number change",
+              measure(CLI + ["build", str(spec), "-o", str(out)], runs, env=env,
+                      prepare=lambda: spec.write_text(MOD_SPEC.format(cost=next(costs)))), engine)
+
+
+def bench_scaling(table: Table, runs: int, temp: Path) -> None:
+    print("\nSynthetic game: 1x and 10x the size of Global 1940 (build, validation included)")
+    figures = {}
+    for scale in (1, 10):
+        spec = temp / f"synthetic_x{scale}.yaml"
+        spec.write_text(synthetic_game(scale))
+        figures[scale] = measure(CLI + ["build", str(spec), "-o", str(temp / "synthetic")], runs)
+        table.add("synthetic", f"build + validate, {scale}x", figures[scale], figures.get(1) if scale > 1 else None)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--quick", action="store_true", help="only ww2_g40_balanced.xml, the mod and --help")
+    parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    args = parser.parse_args()
+    if not SHARED.is_dir():
+        raise SystemExit(f"{SHARED} not found: the benchmark needs ../shared (corpus and Global 1940 map)")
+    games = [CORPUS / "ww2_g40_balanced.xml"]
+    if not args.quick:
+        games += [GAMES / "ww2global40_2nd_edition.xml", GAMES / "ww2global40_balanced.xml",
+                  CORPUS / "victory_test.xml", CORPUS / "pact_of_steel_2_test.xml"]
+    table = Table()
+    with tempfile.TemporaryDirectory() as temp:
+        temp = Path(temp)
+        for game in games:
+            bench_game(table, game, args.runs, temp)
+        bench_mod(table, args.runs, temp)
+        if not args.quick:
+            bench_scaling(table, max(3, args.runs // 2), temp)
+        print("\nstart-up")
+        table.add("cli", "triplea-gen --help", measure(CLI + ["--help"], args.runs), None)
+    if args.json:
+        args.json.write_text(json.dumps(table.rows, indent=2))
+
+
+if __name__ == "__main__":
+    main()
