@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 DEFAULT_JAR = "/usr/share/games/triplea/bin/triplea.jar"
-PACKAGES = ("triplea", "default-jdk-headless")  # the harness is compiled with javac
+PACKAGES = ("triplea", "default-jdk-headless", "xvfb")  # javac builds the harness; xvfb runs the client test
 
 
 def engine_jar() -> Path:
