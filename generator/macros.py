@@ -11,22 +11,29 @@ macro folder. A template starts with a header comment declaring its parameters:
     ---#}
 
 Parameter types name what the value refers to, so that a wrong name is caught at
-the rule's YAML line with a suggestion, before anything is rendered."""
+the rule's YAML line with a suggestion, before anything is rendered. The header
+may also carry `note:` (text for the game notes of every rule using the macro)
+and `conditions: true` (the macro takes the standard condition parameters,
+CONDITION_PARAMS, handed to the template as `condition`). Files whose names
+start with `_` are helpers for the macros (templates/rules/_common.j2), not macros."""
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
+import jinja2
 import yaml
 
 from .diagnostics import Position, closest
-from .render import TEMPLATES_DIR
+from .render import TEMPLATES_DIR, environment
 
 RULES_DIR = TEMPLATES_DIR / "rules"
 _HEADER = re.compile(r"\A\{#---\n(.*?)\n---#\}\n?", re.S)
 _ROUNDS = re.compile(r"\A\d+(-(\d+|\+))?(:\d+(-(\d+|\+))?)*\Z")
 NO_DEFAULT = object()
+_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: headers are read every build
 
 # type -> (what the names refer to, is it a list)
 PARAM_TYPES = {
@@ -36,8 +43,11 @@ PARAM_TYPES = {
     "step": ("step", False), "steps": ("step", True),
     "resource": ("resource", False), "relationship": ("relationship type", False),
     "attachment": ("attachment", False), "attachments": ("attachment", True),
-    "int": (None, False), "bool": (None, False), "string": (None, False), "strings": (None, True),
+    "int": (None, False), "ints": (None, True), "bool": (None, False), "string": (None, False), "strings": (None, True),
     "rounds": (None, False), "mapping": (None, False), "list": (None, True),
+    # {unit: count}, and {territory: {unit: count}}: names checked, counts whole numbers
+    "unit_counts": ("unit type", False), "territory_units": ("territory", False),
+    "when": ("step", True),  # before:STEP / after:STEP, the step checked
 }
 
 
@@ -60,10 +70,27 @@ class Macro:
     description: str
     status: str  # enforced | partial: what the macro itself achieves in the engine
     params: dict[str, Param] = field(default_factory=dict)
+    takes_conditions: bool = False
+    note: str = ""  # what players should know whenever the macro is used (goes into the game notes)
 
 
 class MacroError(Exception):
     """A macro template that is itself broken (bad header); reported against the template file."""
+
+
+# The condition parameters every macro with `conditions: true` in its header takes; they become
+# condition attachments through generator.rule_helpers.Conditions.
+CONDITION_PARAMS = {
+    "owns": ("territories", [], "territories the player (or owner:) must own itself"),
+    "allied_owns": ("territories", [], "territories the player's side must own"),
+    "not_owns": ("territories", [], "territories the player (or owner:) must own none of"),
+    "count": ("string", "all", "how many of owns / allied_owns: all, a number, or each (counts per territory)"),
+    "owner": ("players", [], "whose ownership and wars count (default: the rule's player)"),
+    "at_war_with": ("players", [], "holds only while at war with all of these"),
+    "not_at_war_with": ("players", [], "holds only while at war with none of these"),
+    "rounds": ("rounds", "", "only in these rounds, e.g. 3, 3-10 or 4-+"),
+    "conditions": ("attachments", [], "existing conditions (RulesAttachment names) that must hold too"),
+}
 
 
 def _load_macro(path: Path) -> Macro:
@@ -71,7 +98,7 @@ def _load_macro(path: Path) -> Macro:
     match = _HEADER.match(text)
     if not match:
         raise MacroError(f"{path}: a macro template starts with a {{#--- ... ---#}} header declaring its params")
-    header = yaml.safe_load(match.group(1)) or {}
+    header = yaml.load(match.group(1), Loader=_YAML_LOADER) or {}
     params = {}
     for name, spec in (header.get("params") or {}).items():
         spec = spec or {}
@@ -79,8 +106,12 @@ def _load_macro(path: Path) -> Macro:
             raise MacroError(f"{path}: param '{name}' has unknown type {spec.get('type')!r}; "
                              f"use one of {', '.join(PARAM_TYPES)}")
         params[name] = Param(name, spec["type"], spec.get("default", NO_DEFAULT), spec.get("doc", ""))
+    if header.get("conditions"):
+        for name, (type_, default, doc) in CONDITION_PARAMS.items():
+            params.setdefault(name, Param(name, type_, default, doc))
     return Macro(path.name.removesuffix(".xml.j2"), path, header.get("description", ""),
-                 header.get("status", "enforced"), params)
+                 header.get("status", "enforced"), params, bool(header.get("conditions")),
+                 header.get("note", ""))
 
 
 def load_macros(extra_dirs: list[Path] = ()) -> dict[str, Macro]:
@@ -88,9 +119,26 @@ def load_macros(extra_dirs: list[Path] = ()) -> dict[str, Macro]:
     macros = {}
     for folder in [RULES_DIR, *extra_dirs]:
         for path in sorted(folder.glob("*.xml.j2")):
+            if path.name.startswith("_"):
+                continue
             macro = _load_macro(path)
             macros[macro.name] = macro
     return macros
+
+
+@lru_cache(maxsize=None)
+def macro_environment(folder: Path) -> jinja2.Environment:
+    """The sandboxed template environment for macros in folder; a spec's own macros may
+    import the shipped helpers (`{% import "_common.j2" as c %}`)."""
+    folders = [str(folder)] + ([str(RULES_DIR)] if folder != RULES_DIR else [])
+    env = environment().overlay(loader=jinja2.FileSystemLoader(folders))
+    env.filters = {**env.filters, "ident": identifier}  # a copy: the game templates' filters stay as they are
+    return env
+
+
+def identifier(text) -> str:
+    """A name part for attachment names: 'French Indo China' -> 'French_Indo_China'."""
+    return re.sub(r"[^A-Za-z0-9]+", "_", str(text)).strip("_")
 
 
 class NameIndex:
@@ -120,7 +168,7 @@ def check_value(param: Param, value, index: NameIndex, report, pos: Position):
         items = value if isinstance(value, list) else [value]
         checked = [_check_scalar(param, kind, item, index, report, pos) for item in items]
         return None if any(c is None for c in checked) else checked
-    if isinstance(value, (list, dict)) and param.type not in ("mapping",):
+    if isinstance(value, (list, dict)) and param.type not in ("mapping", "unit_counts", "territory_units"):
         report("TG062", f"{what} takes one {kind or param.type}, not a {type(value).__name__}", pos,
                f"give a single value for {param.name}")
         return None
@@ -129,12 +177,47 @@ def check_value(param: Param, value, index: NameIndex, report, pos: Position):
             report("TG062", f"{what} takes a mapping", pos, f"write {param.name}: {{key: value}}")
             return None
         return dict(value)
+    if param.type == "unit_counts":
+        return _unit_counts(what, value, index, report, pos)
+    if param.type == "territory_units":
+        if not isinstance(value, dict) or not value:
+            report("TG062", f"{what} takes territories with their units", pos,
+                   f"write {param.name}: {{Spain: {{infantry: 7, armour: 1}}}}")
+            return None
+        checked = {}
+        for territory, units in value.items():
+            name = _check_scalar(param, "territory", territory, index, report, pos)
+            counts = _unit_counts(f"{what} in {territory}", units, index, report, pos)
+            if name is None or counts is None:
+                return None
+            checked[name] = counts
+        return checked
     return _check_scalar(param, kind, value, index, report, pos)
+
+
+def _unit_counts(what: str, value, index: NameIndex, report, pos: Position) -> dict | None:
+    """{unit type: count}, checked; the order given is kept (it is the order of the XML)."""
+    if not isinstance(value, dict) or not value:
+        report("TG062", f"{what} takes unit types with their counts", pos, "write {infantry: 2, armour: 1}")
+        return None
+    checked = {}
+    for unit, count in value.items():
+        unit = str(unit)
+        if unit not in index.names["unit type"]:
+            report("TG061", f"{what}: the game has no unit type '{unit}'", pos,
+                   closest(unit, index.names["unit type"]) or "check the spelling against the game's unit types")
+            return None
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            report("TG062", f"{what}: the count of {unit} must be a whole number of 0 or more, not {count!r}", pos,
+                   "write a number such as 2")
+            return None
+        checked[unit] = count
+    return checked
 
 
 def _check_scalar(param: Param, kind: str | None, value, index: NameIndex, report, pos: Position):
     what = f"parameter '{param.name}'"
-    if param.type == "int":
+    if param.type in ("int", "ints"):
         if isinstance(value, bool) or not isinstance(value, int):
             report("TG062", f"{what} must be a whole number, not {value!r}", pos, "write a number such as 5")
             return None
@@ -148,6 +231,17 @@ def _check_scalar(param: Param, kind: str | None, value, index: NameIndex, repor
         report("TG062", f"{what} must be a single value, not {value!r}", pos, "give a name or a number")
         return None
     text = str(value)
+    if param.type == "when":
+        moment, _, step = text.partition(":")
+        if moment not in ("before", "after") or not step:
+            report("TG062", f"{what} must be before:STEP or after:STEP, not {text!r}", pos,
+                   "e.g. after:germansPolitics")
+            return None
+        if step not in index.names["step"]:
+            report("TG061", f"{what}: the game has no step '{step}'", pos,
+                   closest(step, index.names["step"]) or "check the step name against the game's sequence")
+            return None
+        return text
     if param.type == "rounds" and not _ROUNDS.match(text):
         report("TG062", f"{what} must be rounds such as 3, 3-10 or 4-+, not {text!r}", pos,
                "rounds are a number, a range a-b, or a-+ for 'a and later', joined by ':'")

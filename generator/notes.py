@@ -7,8 +7,9 @@ from collections import Counter
 from .render import environment
 from .rules import RuleRecord
 
-STATUS_LABELS = {"enforced": "enforced", "partial": "partly enforced: play the rest by honour",
-                 "notes": "not enforced: play by honour"}
+STATUS_LABELS = {"enforced": "enforced", "partial": "partly enforced", "notes": "not enforced"}
+# Row colours in the notes table (TripleA shows notes with Swing's HTML 3.2, which knows bgcolor).
+STATUS_COLORS = {"partial": "#fff2cc", "notes": "#f4cccc"}
 
 
 def status_counts(records: list[RuleRecord]) -> dict[str, int]:
@@ -19,4 +20,4 @@ def status_counts(records: list[RuleRecord]) -> dict[str, int]:
 def rules_notes_html(title: str, version: str | None, base: str | None, records: list[RuleRecord]) -> str:
     template = environment().get_template("notes/rules.html.j2")
     return template.render(title=title, version=version, base=base, rules=records, labels=STATUS_LABELS,
-                           counts=status_counts(records))
+                           colors=STATUS_COLORS, counts=status_counts(records))

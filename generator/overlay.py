@@ -1,8 +1,10 @@
 """Mods as overlays: a spec names a base game and states only the difference.
 
     mod: {name: ..., version: ..., base: {map: world_war_ii_global, game: ww2global40_2nd_edition.xml}}
+    rename:  players / territories / units, everywhere in the game (applied first)
     add:     a fragment in the full-game form, appended to the base
-    change:  units / territories / players / properties / attachments, by name
+    change:  units / territories / players / properties / attachments, by name, and the set-up:
+             alliances / frontiers / steps / initialUnits / resources / relationships (overlay_setup)
     remove:  connections / territories / attachments / properties / steps, by name
 
 Every name a mod uses must exist in the base (or be added by it); a wrong name is
@@ -14,9 +16,10 @@ from pathlib import Path
 from . import model as m
 from .basegame import find_base
 from .diagnostics import Collector, Position, closest
+from .overlay_setup import SETUP_KEYS, SetupChanges, apply_renames
 from .spec import SpecReader, read_game
 
-MOD_KEYS = ("mod", "add", "change", "remove", "rules")
+MOD_KEYS = ("mod", "rename", "add", "change", "remove", "rules")
 HEADER_KEYS = ("name", "version", "base", "engine", "macros")
 
 
@@ -49,6 +52,8 @@ def read_mod(data, source: str, spec_dir: Path, collector: Collector, load_base)
     game.info = m.Info(r.text(header.get("name"), "mod name", header.pos, required=True),
                        r.text(header.get("version"), "mod version", header.pos) or game.info.version, header.pos)
     overlay = _Overlay(r, game)
+    if "rename" in data:
+        apply_renames(r, game, data["rename"], data.position_of("rename"), is_mod_of_map=map_name is not None)
     if "remove" in data:
         overlay.remove(data["remove"], data.position_of("remove"))
     if "add" in data:
@@ -136,9 +141,11 @@ class _Overlay:
 
     def change(self, data, pos: Position) -> None:
         r = self.r
-        section = r.mapping(data, "change", pos, ("units", "territories", "players", "properties", "attachments"))
+        section = r.mapping(data, "change", pos,
+                            ("units", "territories", "players", "properties", "attachments") + SETUP_KEYS)
         if section is None:
             return
+        SetupChanges(r, self.game, self.known).apply(section)
         for unit, body, upos in r.entries(section.get("units"), "change units", section.position_of("units"),
                                           "name"):
             self._change_unit(unit, body, upos)
@@ -205,8 +212,16 @@ class _Overlay:
 
     def _change_cost(self, unit: str, cost, pos: Position) -> None:
         """`cost: 11` sets the PUs of every production rule that buys exactly one such unit."""
-        rules = [rule for rule in (self.game.production.rules if self.game.production else [])
-                 if [(a.item, a.quantity) for a in rule.results] == [(unit, "1")]]
+        buying = [rule for rule in (self.game.production.rules if self.game.production else [])
+                  if [(a.item, a.quantity) for a in rule.results] == [(unit, "1")]]
+        # Tech variants such as buyCruiserShipyards keep their own, cheaper price: only the plain rule changes.
+        plain = [rule for rule in buying if _normalised(rule.name) == _normalised("buy" + unit)]
+        rules = plain or (buying if len(buying) == 1 else [])
+        if buying and not rules:
+            self.r.error("TG052", f"several production rules buy one '{unit}' and none is called buy{unit}", pos,
+                         "change the rule you mean under change: production: (" +
+                         ", ".join(rule.name for rule in buying) + ")")
+            return
         if not rules:
             self.r.error("TG052", f"no production rule buys one '{unit}'", pos,
                          "add a rule under add: production: rules:, then change its cost")
@@ -252,12 +267,24 @@ class _Overlay:
         if not self.known("player", player, players, pos):
             return
         fields = self.r.fields(body, f"change of player {player}", pos,
-                               ("optional", "canBeDisabled", "defaultType", "isHidden"))
+                               ("optional", "canBeDisabled", "defaultType", "isHidden", "frontier"))
         target = players[player]
+        if "frontier" in fields:
+            self._set_frontier(player, fields["frontier"] or "", pos)
         for key, attr in (("optional", "optional"), ("canBeDisabled", "can_be_disabled"),
                           ("defaultType", "default_type"), ("isHidden", "is_hidden")):
             if key in fields:
                 setattr(target, attr, fields[key])
+
+    def _set_frontier(self, player: str, frontier: str, pos: Position) -> None:
+        production = self.game.production = self.game.production or m.Production()
+        if not self.known("production frontier", frontier, [f.name for f in production.frontiers], pos):
+            return
+        current = next((p for p in production.player_production if p.player == player), None)
+        if current is None:
+            production.player_production.append(m.PlayerFrontier(player, frontier, pos))
+        else:
+            current.frontier, current.pos = frontier, pos
 
     def _change_property(self, name: str, body, pos: Position) -> None:
         existing = {p.name: p for p in self.game.properties or []}
@@ -321,6 +348,10 @@ class _Overlay:
                 init.owners = [o for o in init.owners if o.territory != name]
             if init.units is not None:
                 init.units = [u for u in init.units if u.territory != name]
+
+
+def _normalised(name: str) -> str:
+    return name.replace("_", "").lower()
 
 
 def _pairs(r: SpecReader, data, pos: Position):

@@ -3,7 +3,7 @@
     rules:
       - id: S000-R01
         text: The first time Germany attacks the USSR, the USSR gets 9 PUs.
-        use: one_time_payment          # a macro: templates/rules/one_time_payment.xml.j2
+        use: first_war_payment         # a macro: templates/rules/first_war_payment.xml.j2
         with: {receiver: Russians, amount: 9, attackers: [Germans, Italians]}
       - id: S000-R08
         text: The pact penalty falls by 1 each round from 8 in round 3.
@@ -16,7 +16,8 @@
 
 Each macro renders an XML fragment (attachments, steps, properties, ...) that is
 read back into the model with every entity placed at the rule's YAML line, so
-later checks point at the rule that produced it."""
+later checks point at the rule that produced it. Besides the game XML's own
+elements a fragment may hold a few instructions (generator.fragments)."""
 from __future__ import annotations
 
 import itertools
@@ -28,10 +29,10 @@ from lxml import etree
 
 from . import model as m
 from .diagnostics import Collector, DiagnosticError, Position, closest
-from .importer import read_gameplay, XmlReader, import_tree
-from .macros import NO_DEFAULT, Macro, NameIndex, check_value, load_macros
-from .overlay import add_fragment, set_options
+from .fragments import merge_fragment, order_attachments
+from .macros import Macro, NameIndex, check_value, load_macros, macro_environment
 from .render import environment
+from .rule_helpers import Conditions, GameHelpers
 from .safexml import parse_xml_bytes
 from .spec import SpecReader
 
@@ -52,10 +53,12 @@ class RuleRecord:
     note: str
     pos: Position
     generated: list[str] = field(default_factory=list)  # names of the attachments it produced
+    details: list[str] = field(default_factory=list)  # what the macros say players should know
+    fragments: list[str] = field(default_factory=list, repr=False)  # rendered XML, one per loop iteration
 
     def as_json(self) -> dict:
         return {"id": self.id, "text": self.text, "status": self.status, "macro": self.macro, "note": self.note,
-                "generated": self.generated, "line": self.pos.line}
+                "details": self.details, "generated": self.generated, "line": self.pos.line}
 
 
 def expand_rules(data, game: m.Game, source: str, spec_dir: Path, collector: Collector,
@@ -74,14 +77,16 @@ def expand_rules(data, game: m.Game, source: str, spec_dir: Path, collector: Col
             r.error("TG060", "each rule must be a mapping with id, text and use (or status: notes)", pos,
                     "write - {id: R1, text: ..., use: macro_name, with: {...}}")
             continue
-        record = _expand_rule(r, body, pos, game, macros, index)
-        if record is None:
-            continue
-        if record.id in seen:
-            r.error("TG060", f"rule id '{record.id}' is used twice (first at line {seen[record.id].line})", pos,
+        rule_id = body.get("id")
+        if rule_id is not None and str(rule_id) in seen:
+            r.error("TG060", f"rule id '{rule_id}' is used twice (first at line {seen[str(rule_id)].line})", pos,
                     "give every rule its own id")
-        seen[record.id] = pos
-        records.append(record)
+        seen.setdefault(str(rule_id), pos)
+        record = _expand_rule(r, body, pos, game, macros, index)
+        if record is not None:
+            records.append(record)
+    if game.attachments:
+        game.attachments = order_attachments(game.attachments)
     return records
 
 
@@ -111,14 +116,18 @@ def _expand_rule(r: SpecReader, body, pos: Position, game: m.Game, macros: dict[
                 closest(macro_name, macros) or f"macros: {', '.join(sorted(macros))}")
         return None
     record = RuleRecord(rule_id, text, status or macro.status, macro.name, note, pos)
+    if macro.note:
+        record.details.append(macro.note)
     for loop_vars in _iterations(r, body.get("for"), at("for")):
         values = _parameters(r, macro, body.get("with"), at("with"), loop_vars, index, rule_id)
         if values is None:
             return record
         key = _rule_key(rule_id, loop_vars)
-        fragment = _render(r, macro, values, key, rule_id, game, pos)
-        if fragment is not None:
-            record.generated += _merge(r, fragment, game, pos, index)
+        rendered = _render(r, macro, values, key, rule_id, game, pos)
+        if rendered is not None:
+            text_xml, tree = rendered
+            record.fragments.append(text_xml)
+            record.generated += merge_fragment(r, tree, game, pos, index, record.details)
     return record
 
 
@@ -151,7 +160,7 @@ def _substitute(value, loop_vars: dict):
     if isinstance(value, list):
         return [_substitute(v, loop_vars) for v in value]
     if isinstance(value, dict):
-        return {k: _substitute(v, loop_vars) for k, v in value.items()}
+        return {_substitute(k, loop_vars): _substitute(v, loop_vars) for k, v in value.items()}
     if not isinstance(value, str) or "{{" not in value:
         return value
     text = environment().from_string(value).render(**loop_vars)
@@ -197,129 +206,39 @@ def _rule_key(rule_id: str, loop_vars: dict) -> str:
     return re.sub(r"[^A-Za-z0-9]+", "_", "_".join(parts)).strip("_")
 
 
-class _Helpers:
-    """Look-ups a macro template may call (the sandbox lets templates call these methods only)."""
-
-    def __init__(self, game: m.Game):
-        self._game = game
-
-    def phase_step(self, player: str, phase: str) -> str:
-        """The name of the player's step whose name ends with phase (e.g. Purchase, Politics, Battle)."""
-        for step in self._game.steps or []:
-            if step.player == player and step.name.endswith(phase) and not (
-                    phase == "CombatMove" and step.name.endswith(("NonCombatMove", "AirborneCombatMove"))):
-                return step.name
-        raise LookupError(f"the game has no {phase} step for {player}")
-
-    def has_phase(self, player: str, phase: str) -> bool:
-        try:
-            self.phase_step(player, phase)
-        except LookupError:
-            return False
-        return True
-
-    def capital(self, player: str) -> str:
-        for attachment in self._game.attachments or []:
-            if attachment.class_name == "TerritoryAttachment":
-                if any(o.name == "capital" and o.value == player for o in attachment.options):
-                    return attachment.attach_to
-        raise LookupError(f"the game has no capital for {player}")
-
-    def enemies(self, player: str) -> list[str]:
-        """Players who share no alliance with player."""
-        mine = {a.alliance for a in self._game.alliances if a.player == player}
-        friends = {a.player for a in self._game.alliances if a.alliance in mine}
-        return [p.name for p in self._game.players if p.name not in friends and p.name != player]
-
-
 def _render(r: SpecReader, macro: Macro, values: dict, key: str, rule_id: str, game: m.Game,
-            pos: Position) -> etree._ElementTree | None:
-    env = environment(macro.path.parent)
+            pos: Position) -> tuple[str, etree._ElementTree] | None:
+    env = macro_environment(macro.path.parent)
+    context = dict(values, key=key, rule_id=rule_id, game=GameHelpers(game))
+    if macro.takes_conditions:
+        context["condition"] = Conditions.from_params(values)
     try:
-        text = env.get_template(macro.path.name).render(key=key, rule_id=rule_id, game=_Helpers(game), **values)
+        text = env.get_template(macro.path.name).render(**context)
     except LookupError as err:
-        r.error("TG063", f"macro '{macro.name}': {err}", pos, "the base game lacks what this macro needs")
+        message = err.args[0] if err.args else str(err)
+        r.error("TG063", f"macro '{macro.name}': {message}", pos,
+                f"check the rule against the game and the macro's parameters (documented in {macro.path.name})")
         return None
     except Exception as err:  # errors inside a (possibly user-written) template
         r.error("TG063", f"macro '{macro.name}' failed: {type(err).__name__}: {err}", pos,
                 f"check the macro template {macro.path.name}")
         return None
     try:
-        return parse_xml_bytes(text.encode("utf-8"), f"macro {macro.name}", root_tag="fragment")
+        tree = parse_xml_bytes(text.encode("utf-8"), f"macro {macro.name}", root_tag="fragment")
     except DiagnosticError as err:
         for d in err.diagnostics:
             r.error("TG063", f"macro '{macro.name}' rendered bad XML: {d.message} (line {d.position.line})", pos,
                     f"check the macro template {macro.path.name}")
         return None
+    return _pretty(tree), tree
 
 
-def _merge(r: SpecReader, tree: etree._ElementTree, game: m.Game, pos: Position, index: NameIndex) -> list[str]:
-    """Read a rendered fragment into the model; returns the names of the attachments it added or changed."""
-    root = tree.getroot()
-    reader = XmlReader(r.source, r.collector, pos)
-    generated = []
-    for sequence in root.findall("sequence"):
-        root.remove(sequence)
-        _insert_steps(r, reader, sequence, game, pos)
-    merges = [a for a in root.iter("attachment") if a.get("mode") == "merge"]
-    for element in merges:
-        element.getparent().remove(element)
-        target = next((a for a in game.attachments or [] if a.name == element.get("name")
-                       and a.attach_to == element.get("attachTo")), None)
-        if target is None:
-            target = m.Attachment(element.get("name", ""), element.get("attachTo", ""),
-                                  element.get("javaClass", ""), element.get("type"), pos=pos)
-            game.attachments = (game.attachments or []) + [target]
-        set_options(target, [m.Option(o.get("name", ""), o.get("value"), o.get("count"), pos)
-                             for o in element.iter("option")])
-        generated.append(f"{target.name}@{target.attach_to}")
-    for element in [p for p in root.iter("property") if p.get("mode") == "merge"]:
-        # a macro that needs a game option switched on keeps the base's own declaration of it
-        element.getparent().remove(element)
-        existing = next((p for p in game.properties or [] if p.name == element.get("name")), None)
-        if existing is not None:
-            existing.value, existing.text = element.get("value"), None
-        else:
-            element.attrib.pop("mode")
-            holder = etree.Element("propertyList")
-            holder.append(element)
-            add_fragment(game, import_tree(etree.ElementTree(_wrap(holder)), r.source, r.collector, pos))
-    fragment = import_tree(tree, r.source, r.collector, fixed_position=pos)
-    add_fragment(game, fragment)
-    generated += [a.name for a in fragment.attachments or []]
-    index.add("attachment", (a.name for a in fragment.attachments or []))
-    index.add("player", (p.name for p in fragment.players))
-    index.add("territory", (t.name for t in fragment.territories))
-    index.add("unit type", (u.name for u in fragment.units or []))
-    index.add("step", (s.name for s in game.steps or []))
-    return generated
-
-
-def _wrap(section) -> etree._Element:
-    root = etree.Element("fragment")
-    root.append(section)
-    return root
-
-
-def _insert_steps(r: SpecReader, reader: XmlReader, sequence, game: m.Game, pos: Position) -> None:
-    holder = m.Game()
-    placement = {key: sequence.get(key) for key in ("insertAfter", "insertBefore", "replace")}
-    sequence.attrib.clear()
-    wrapper = etree.Element("gamePlay")
-    wrapper.append(sequence)
-    read_gameplay(reader, wrapper, holder)
-    steps = holder.steps or []
-    names = [s.name for s in game.steps or []]
-    if placement["replace"] == "true":
-        game.steps = steps
-        return
-    anchor = placement["insertAfter"] or placement["insertBefore"]
-    if anchor is None:
-        game.steps = (game.steps or []) + steps
-        return
-    if anchor not in names:
-        r.error("TG064", f"the game has no step '{anchor}' to insert steps next to", pos,
-                closest(anchor, names) or "check the step name")
-        return
-    at = names.index(anchor) + (1 if placement["insertAfter"] else 0)
-    game.steps[at:at] = steps
+def _pretty(tree: etree._ElementTree) -> str:
+    """The fragment laid out the same way whatever the template's whitespace (for golden files)."""
+    for element in tree.getroot().iter():
+        if element.text is not None and not element.text.strip():
+            element.text = None
+        if element.tail is not None and not element.tail.strip():
+            element.tail = None
+    etree.indent(tree, space="  ")
+    return etree.tostring(tree, encoding="unicode") + "\n"

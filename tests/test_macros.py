@@ -1,0 +1,114 @@
+"""The rule macros: each one's rendered fragment against a reviewed golden file,
+the macro header language (typed parameters, helpers), and the errors a rule
+gets for an unknown macro or a missing or mistyped parameter.
+
+Regenerate the golden files after a deliberate change with
+    TRIPLEA_GEN_UPDATE_GOLDEN=1 python -m pytest tests/test_macros.py
+and review the difference before committing it."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from generator.cli import main
+from generator.macros import load_macros
+from generator.pipeline import load_spec
+from generator.yamlio import load_yaml_file
+
+REPO = Path(__file__).resolve().parent.parent
+GOLDEN = REPO / "tests" / "golden" / "rules"
+CASES = sorted(p for p in GOLDEN.glob("*.yaml") if p.name != "base.yaml")
+
+
+def rendered_fragments(spec: Path) -> str:
+    """Every rule's rendered fragments, each headed by its rule id and macro."""
+    return "".join(f"<!-- {record.id}: {record.macro or 'status notes'} -->\n" + "".join(record.fragments)
+                   for record in load_spec(spec).rules)
+
+
+def test_every_shipped_macro_has_a_golden_case():
+    assert sorted(load_macros()) == [p.stem for p in CASES]
+
+
+def test_the_g40_showcase_uses_every_shipped_macro():
+    rules = load_yaml_file(REPO / "rules_yaml" / "g40_showcase.yaml")["rules"]
+    assert {rule.get("use") for rule in rules} - {None} == set(load_macros())
+
+
+@pytest.mark.parametrize("spec", CASES, ids=[p.stem for p in CASES])
+def test_macro_renders_its_golden_fragment(spec: Path):
+    actual = rendered_fragments(spec)
+    golden = spec.with_suffix(".xml")
+    if os.environ.get("TRIPLEA_GEN_UPDATE_GOLDEN"):
+        golden.write_text(actual, encoding="utf-8")
+    assert golden.is_file(), f"no golden file {golden.name}: run with TRIPLEA_GEN_UPDATE_GOLDEN=1 and review it"
+    assert actual == golden.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("spec", CASES, ids=[p.stem for p in CASES])
+@pytest.mark.parametrize("engine", ["1.9", "current"])
+def test_golden_case_builds_and_validates_clean(spec: Path, engine: str, tmp_path: Path, capsys):
+    assert main(["build", str(spec), "-o", str(tmp_path), "--engine", engine]) == 0
+    assert " error[" not in capsys.readouterr().err
+
+
+def test_a_specs_own_macro_can_use_the_shipped_helpers(tmp_path: Path):
+    (tmp_path / "my_macros").mkdir()
+    (tmp_path / "my_macros" / "war_chest.xml.j2").write_text("""\
+{#---
+description: Money for a player while conditions hold, paid before its purchase.
+conditions: true
+note: Paid before the purchase step.
+params:
+  player: {type: player}
+  amount: {type: int}
+---#}
+{% import "_common.j2" as c %}
+{% set base = "conditionAttachment_" ~ key %}
+<fragment>
+  <attachmentList>
+    {{ c.conditions(condition, base, player) }}
+    <attachment name="triggerAttachment_{{ key }}" attachTo="{{ player }}" javaClass="{{ c.TRIGGER }}" type="player">
+      {{ c.conditions_option(condition.names(base)) }}
+      {{ c.option("resource", "PUs") }}
+      {{ c.option("resourceCount", amount) }}
+      {{ c.option("when", "before:" ~ game.phase_step(player, "Purchase")) }}
+    </attachment>
+  </attachmentList>
+</fragment>
+""", encoding="utf-8")
+    spec = tmp_path / "mod.yaml"
+    spec.write_text(f"""\
+mod: {{name: Own macros, base: {GOLDEN / 'base.yaml'}, macros: my_macros}}
+rules:
+  - {{id: W1, text: War chest., use: war_chest, with: {{player: Russians, amount: 4, owns: [Kiev]}}}}
+""", encoding="utf-8")
+    (record,) = load_spec(spec).rules
+    assert record.details == ["Paid before the purchase step."]
+    assert record.generated == ["conditionAttachment_W1", "triggerAttachment_W1"]
+    assert '<option name="when" value="before:russiansPurchase"/>' in record.fragments[0]
+
+
+@pytest.mark.parametrize("rule, message", [
+    ("{use: turn_order, with: {order: [Germans, Russians]}}",
+     "macro 'turn_order': the new order leaves out Italians; list every turn: Germans, Russians, Italians"),
+    ("{use: new_power, with: {player: Italians, template: Germans, capital: Danube}}",
+     "macro 'new_power': the game already has a player called 'Italians'"),
+    ("{use: marines, with: {units: [destroyer]}}",
+     "macro 'marines': destroyer is not a land unit; only land units can be marines (1.9 refuses isMarine on sea "
+     "units)"),
+    ("{use: neutral_garrison, with: {garrisons: {Kiev: {infantry: 2}}}}",
+     "macro 'neutral_garrison': Kiev belongs to Russians, who plays turns; garrisons are for neutral territories "
+     "(change the units with change: initialUnits)"),
+    ("{use: national_penalty, with: {player: Germans, amount: -2}}",
+     "macro 'national_penalty': amount must be a positive number: the macro takes it away"),
+])
+def test_what_a_macro_cannot_do_is_reported_at_the_rule(rule: str, message: str, tmp_path: Path, capsys):
+    spec = tmp_path / "mod.yaml"
+    spec.write_text(f"mod: {{name: Bad, base: {GOLDEN / 'base.yaml'}}}\nrules:\n  - {{id: R1, text: x, "
+                    f"{rule[1:]}\n", encoding="utf-8")
+    assert main(["build", str(spec), "-o", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert f"mod.yaml:3:5: error[TG063]: {message}" in err, err
