@@ -51,16 +51,21 @@ def read_mod(data, source: str, spec_dir: Path, collector: Collector, load_base)
     game = load_base(path)
     game.info = m.Info(r.text(header.get("name"), "mod name", header.pos, required=True),
                        r.text(header.get("version"), "mod version", header.pos) or game.info.version, header.pos)
-    overlay = _Overlay(r, game)
     if "rename" in data:
         apply_renames(r, game, data["rename"], data.position_of("rename"), is_mod_of_map=map_name is not None)
-    if "remove" in data:
-        overlay.remove(data["remove"], data.position_of("remove"))
-    if "add" in data:
-        add_fragment(game, read_game(data["add"], source, collector, "add", partial=True))
-    if "change" in data:
-        overlay.change(data["change"], data.position_of("change"))
+    apply_changes(r, game, data, data.position_of)
     return game, path
+
+
+def apply_changes(r: SpecReader, game: m.Game, sections: dict, position_of) -> None:
+    """remove:, then add:, then change: (a mod's, or one rule's own)."""
+    overlay = _Overlay(r, game)
+    if "remove" in sections:
+        overlay.remove(sections["remove"], position_of("remove"))
+    if "add" in sections:
+        add_fragment(game, read_game(sections["add"], r.source, r.collector, "add", partial=True))
+    if "change" in sections:
+        overlay.change(sections["change"], position_of("change"))
 
 
 def add_fragment(game: m.Game, fragment: m.Game) -> None:

@@ -36,7 +36,8 @@ from .rule_helpers import Conditions, GameHelpers
 from .safexml import parse_xml_bytes
 from .spec import SpecReader
 
-RULE_KEYS = ("id", "text", "use", "with", "for", "status", "note")
+RULE_KEYS = ("id", "text", "use", "with", "for", "status", "note", "change", "add", "remove")
+RULE_OVERLAY_KEYS = ("remove", "add", "change")  # a rule may carry the static changes that enforce it
 STATUSES = ("enforced", "partial", "notes")
 _RANGE = re.compile(r"\A(-?\d+)\.\.(-?\d+)\Z")
 MAX_LOOP_ITERATIONS = 10_000
@@ -104,10 +105,18 @@ def _expand_rule(r: SpecReader, body, pos: Position, game: m.Game, macros: dict[
                 at("status"), closest(status, STATUSES) or "enforced: the engine enforces it; partial: in part; "
                 "notes: only listed in the game notes")
         return None
+    changes = [key for key in RULE_OVERLAY_KEYS if key in body]
+    if changes:
+        _apply_rule_changes(r, body, game, index)
     if macro_name is None:
+        if changes:
+            record = RuleRecord(rule_id, text, status or "enforced", None, note, pos)
+            record.generated += [f"{key}: ({body.position_of(key).line})" for key in changes]
+            return record
         if status != "notes":
             r.error("TG060", f"rule {rule_id} has no 'use:' macro", pos,
-                    "name a macro with use:, or write status: notes for a rule the engine cannot enforce")
+                    "name a macro with use:, give the rule its own change:/add:/remove:, or write status: notes "
+                    "for a rule the engine cannot enforce")
             return None
         return RuleRecord(rule_id, text, "notes", None, note, pos)
     macro = macros.get(macro_name)
@@ -129,6 +138,18 @@ def _expand_rule(r: SpecReader, body, pos: Position, game: m.Game, macros: dict[
             record.fragments.append(text_xml)
             record.generated += merge_fragment(r, tree, game, pos, index, record.details)
     return record
+
+
+def _apply_rule_changes(r: SpecReader, body, game: m.Game, index: NameIndex) -> None:
+    """A rule's own remove:/add:/change:, in the mod's order, so the rule records what enforces it."""
+    from .overlay import apply_changes
+
+    apply_changes(r, game, {key: body[key] for key in RULE_OVERLAY_KEYS if key in body}, body.position_of)
+    index.add("territory", (t.name for t in game.territories))
+    index.add("player", (p.name for p in game.players))
+    index.add("unit type", (u.name for u in game.units or []))
+    index.add("attachment", (a.name for a in game.attachments or []))
+    index.add("step", (s.name for s in game.steps or []))
 
 
 def _iterations(r: SpecReader, data, pos: Position) -> list[dict]:
