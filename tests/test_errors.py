@@ -5,14 +5,12 @@ from pathlib import Path
 
 import pytest
 
+from folders import snapshot
 from generator.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLE = REPO / "rules_yaml" / "frontier_1939.yaml"
 
-
-def _snapshot(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
 @pytest.fixture
@@ -50,7 +48,7 @@ def test_bad_spec_is_reported_and_nothing_is_written(case: str, tmp_path: Path, 
     text, message, hint = CASES[case]
     monkeypatch.chdir(tmp_path)
     Path("spec.yaml").write_text(text, encoding="utf-8")
-    before = _snapshot(outdir)
+    before = snapshot(outdir)
     status = main(["build", "spec.yaml", "-o", str(outdir)])
     captured = capsys.readouterr()
     assert status == 2
@@ -59,7 +57,7 @@ def test_bad_spec_is_reported_and_nothing_is_written(case: str, tmp_path: Path, 
     assert lines[1].strip().startswith(hint)
     assert "Traceback" not in captured.err
     assert captured.out == ""
-    assert _snapshot(outdir) == before
+    assert snapshot(outdir) == before
     assert not list(outdir.glob(".triplea-gen-staging-*"))
 
 

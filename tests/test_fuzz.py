@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from canonical import canonical_bytes
+from folders import snapshot
 from generator.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
@@ -45,9 +46,6 @@ def _mutate(text: str, operations) -> str:
     return text
 
 
-def _snapshot(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
-
 
 def _check_build(spec_bytes: bytes) -> None:
     with tempfile.TemporaryDirectory() as temp:
@@ -58,7 +56,7 @@ def _check_build(spec_bytes: bytes) -> None:
         spec.write_bytes(spec_bytes)
         status = main(["build", str(spec), "-o", str(out)])
         assert status in (0, 1, 2), f"exit {status} for:\n{spec_bytes[:2000]!r}"
-        files = _snapshot(out)
+        files = snapshot(out)
         assert files.pop("keep.txt") == b"previous output"
         if status == 0:
             xmls = [content for name, content in files.items() if name.endswith(".xml")]

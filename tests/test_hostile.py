@@ -7,14 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from folders import snapshot
 from generator.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLE = REPO / "rules_yaml" / "frontier_1939.yaml"
 
-
-def _snapshot(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
 @pytest.fixture
@@ -62,7 +60,7 @@ def test_yaml_alias_bomb_is_refused_quickly_with_bounded_memory(tmp_path: Path, 
     lines += [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]" for i in range(1, 10)]
     spec = tmp_path / "bomb.yaml"
     spec.write_text("\n".join(lines) + "\n")
-    before = _snapshot(previous_build)
+    before = snapshot(previous_build)
     rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     start = time.perf_counter()
     status, err = _run(capsys, "build", str(spec), "-o", str(previous_build))
@@ -70,7 +68,7 @@ def test_yaml_alias_bomb_is_refused_quickly_with_bounded_memory(tmp_path: Path, 
     assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - rss_before < 100 * 1024  # KiB
     assert status == 2
     assert "bomb.yaml:1:1: error[TG023]: the document expands to more than 2000000 nodes" in err
-    assert _snapshot(previous_build) == before
+    assert snapshot(previous_build) == before
 
 
 @pytest.mark.parametrize("name, content, code", [
@@ -85,13 +83,13 @@ def test_bad_specs_leave_previous_output_intact(name, content, code, tmp_path: P
                                                 previous_build: Path):
     spec = tmp_path / name
     spec.write_bytes(content)
-    before = _snapshot(previous_build)
+    before = snapshot(previous_build)
     status, err = _run(capsys, "build", str(spec), "-o", str(previous_build))
     assert status == 2
     assert f"error[{code}]" in err.splitlines()[0]
     assert err.splitlines()[0].startswith(f"{spec}:") or err.splitlines()[0].startswith(name)
     assert "  hint: " in err
-    assert _snapshot(previous_build) == before
+    assert snapshot(previous_build) == before
 
 
 @pytest.mark.parametrize("name, content, code", [
@@ -129,11 +127,11 @@ def test_failed_build_after_a_good_build_keeps_the_good_output(tmp_path: Path, c
     spec = tmp_path / "frontier_1939.yaml"
     spec.write_text(EXAMPLE.read_text().replace("  Germans: {optional: false}\n",
                                                 "  Germans: {optional: false, colour: red}\n"))
-    before = _snapshot(previous_build)
+    before = snapshot(previous_build)
     status, err = _run(capsys, "build", str(spec), "-o", str(previous_build))
     assert status == 2
     assert "error[TG030]: unknown key 'colour' in player Germans" in err
-    assert _snapshot(previous_build) == before
+    assert snapshot(previous_build) == before
     assert not list(previous_build.glob(".triplea-gen-staging-*"))
 
 

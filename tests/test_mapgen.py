@@ -19,6 +19,7 @@ from PIL import Image
 from shapely.geometry import Polygon
 
 from conftest import requires_engine
+from folders import snapshot
 from generator.commands import build_command, output_files
 from generator.diagnostics import DiagnosticError
 from generator.mapgen import cli as mapgen_cli
@@ -324,16 +325,13 @@ def test_impassable_named_territory_needs_the_attachment(tmp_path: Path):
 # Determinism -------------------------------------------------------------------------------------------
 
 
-def _snapshot(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
-
 
 @pytest.mark.parametrize("spec", [HEX_SKIRMISH, FIXTURES / "sites_coast.yaml"], ids=lambda p: p.stem)
 def test_building_a_map_twice_gives_identical_bytes(spec: Path, tmp_path: Path, capsys):
     partial = spec.parent == FIXTURES  # the fixtures are maps, not complete games
     assert build_command(str(spec), str(tmp_path / "a"), skip_validation=partial) == 0
     assert build_command(str(spec), str(tmp_path / "b"), skip_validation=partial) == 0
-    first, second = _snapshot(tmp_path / "a"), _snapshot(tmp_path / "b")
+    first, second = snapshot(tmp_path / "a"), snapshot(tmp_path / "b")
     assert first == second
     assert any(name.endswith("baseTiles/0_0.png") for name in first)
     printed = capsys.readouterr().out.splitlines()

@@ -145,9 +145,9 @@ def _java_sources() -> list[Path]:
     return sorted(Path(__file__).resolve().parent.glob("*.java"))
 
 
-def _cache_root() -> Path:
+def _cache_root(kind: str = "engine") -> Path:
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "triplea-gen" / "engine"
+    return Path(base) / "triplea-gen" / kind
 
 
 def _harness_key(jar: Path, sources: list[Path]) -> str:
@@ -162,14 +162,14 @@ def _harness_key(jar: Path, sources: list[Path]) -> str:
     return digest.hexdigest()[:20]
 
 
-def harness_classes() -> Path:
-    """The folder of compiled harness classes, compiling them first if needed.
+def compile_java(sources: list[Path], kind: str) -> Path:
+    """Java sources of ours compiled against the engine into ~/.cache/triplea-gen/<kind>/<key>,
+    once; returns the class folder.
 
     Race-safe without locks: each compiler writes a private temporary folder and
     renames it into place; whoever renames second throws its copy away."""
     jar = _require_engine()
-    sources = _java_sources()
-    target = _cache_root() / _harness_key(jar, sources)
+    target = _cache_root(kind) / _harness_key(jar, sources)
     if target.is_dir():
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -179,7 +179,7 @@ def harness_classes() -> Path:
                    "-cp", os.pathsep.join(engine_class_path(jar)), *map(str, sources)]
         compiled = subprocess.run(command, capture_output=True, text=True)
         if compiled.returncode != 0:
-            raise _error("TG302", "could not compile the engine harness: "
+            raise _error("TG302", f"could not compile {', '.join(s.name for s in sources)}: "
                          + (compiled.stderr.strip() or compiled.stdout.strip()),
                          display_path(sources[0].parent) if sources else "triplea-gen",
                          f"the installed engine ({jar}) may not be the 1.9 version triplea-gen drives")
@@ -191,6 +191,11 @@ def harness_classes() -> Path:
     finally:
         shutil.rmtree(building, ignore_errors=True)
     return target
+
+
+def harness_classes() -> Path:
+    """The folder of compiled harness classes, compiling them first if needed."""
+    return compile_java(_java_sources(), "engine")
 
 
 def engine_parse_command(game: Path, home: Path) -> tuple[list[str], Path]:

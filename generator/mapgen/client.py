@@ -7,7 +7,6 @@ Everything the client writes goes to a scratch user.home that holds the map
 folder in triplea/downloadedMaps/<map>; the user's own ~/triplea is untouched."""
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
@@ -16,7 +15,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..engine.harness import engine_class_path, engine_problem
+from ..engine.harness import compile_java, engine_class_path, engine_problem
 from ..engine.install import engine_jar
 
 LAUNCHER_CLASS = "tripleagen.mapgen.ClientShot"
@@ -47,30 +46,7 @@ def client_problem() -> str | None:
 
 
 def _launcher_classes() -> Path:
-    source = Path(__file__).resolve().parent / "ClientShot.java"
-    jar = engine_jar()
-    digest = hashlib.sha256(source.read_bytes())
-    stat = jar.stat()
-    digest.update(f"{jar}\0{stat.st_size}\0{stat.st_mtime_ns}\0{os.path.realpath(shutil.which('javac') or '')}"
-                  .encode())
-    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "triplea-gen" / "mapgen-client"
-    target = cache / digest.hexdigest()[:20]
-    if target.is_dir():
-        return target
-    cache.mkdir(parents=True, exist_ok=True)
-    building = Path(tempfile.mkdtemp(prefix=".building-", dir=cache))
-    try:
-        subprocess.run(["javac", "-nowarn", "-encoding", "UTF-8", "-d", str(building),
-                        "-cp", os.pathsep.join(engine_class_path(jar)), str(source)],
-                       check=True, capture_output=True, text=True)
-        try:
-            os.rename(building, target)  # whoever renames second throws its copy away
-        except OSError:
-            if not target.is_dir():
-                raise
-    finally:
-        shutil.rmtree(building, ignore_errors=True)
-    return target
+    return compile_java([Path(__file__).resolve().parent / "ClientShot.java"], "mapgen-client")
 
 
 def run_client(map_folder: Path, game_file: str, out_dir: Path, rounds: int = 1, timeout: float = 300) -> ClientRun:
