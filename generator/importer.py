@@ -9,6 +9,7 @@ from lxml import etree
 
 from . import model as m
 from .diagnostics import Collector, Position
+from .progress import progress
 
 _KNOWN_ATTRIBUTES = {
     "info": {"name", "version"},
@@ -120,8 +121,11 @@ def import_tree(tree: etree._ElementTree, source: str, collector: Collector,
         "attachmentList": _read_attachments, "attatchmentList": _read_attachments,
         "initialize": _read_initialize, "propertyList": _read_properties,
     }
-    for element in reader.children(root, *sections):
-        sections[element.tag](reader, element, game)
+    present = list(reader.children(root, *sections))
+    with progress(f"importing {source}", len(present)) as shown:
+        for element in present:
+            sections[element.tag](reader, element, game)
+            shown.advance()
     return game
 
 

@@ -8,6 +8,7 @@ import zipfile
 from pathlib import Path
 
 from .diagnostics import Diagnostic, DiagnosticError, Position
+from .progress import progress
 from .writer import check_relative, safe_name
 
 _ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # fixed, so the same build gives the same zip
@@ -15,13 +16,15 @@ _ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # fixed, so the same build gives the same zip
 
 def zip_folder(files: dict[str, bytes], target: Path) -> Path:
     """A deterministic zip of relative paths; every name is checked so nothing unzips outside the folder."""
-    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
+    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive, \
+            progress(f"packaging {target.name}", len(files)) as shown:
         for name in sorted(files):
             check_relative(name, target)
             info = zipfile.ZipInfo(name, _ZIP_TIME)
             info.external_attr = 0o644 << 16
             info.compress_type = zipfile.ZIP_DEFLATED
             archive.writestr(info, files[name])
+            shown.advance()
     return target
 
 

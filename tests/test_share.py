@@ -285,3 +285,36 @@ def test_new_mod_scaffold_builds(tmp_path, capsys, monkeypatch):
                  "-d", str(tmp_path)]) == 0
     assert main(["build", str(tmp_path / "house_rules.yaml"), "-o", str(tmp_path / "out")]) == 0
     assert (tmp_path / "out" / "world_war_ii_global" / "map" / "games" / "house_rules.xml").is_file()
+
+
+# --- progress -----------------------------------------------------------------------------------------------
+
+class _Terminal:
+    def __init__(self, tty: bool):
+        self.tty, self.text = tty, ""
+
+    def isatty(self) -> bool:
+        return self.tty
+
+    def write(self, text: str) -> None:
+        self.text += text
+
+    def flush(self) -> None:
+        pass
+
+
+def test_progress_shows_on_a_terminal_only_once_an_operation_is_slow(monkeypatch):
+    from generator import progress as progress_module
+
+    terminal, pipe = _Terminal(True), _Terminal(False)
+    for stream in (terminal, pipe):
+        with progress_module.progress("drawing map tiles", 4, stream) as shown:
+            shown.advance()  # fast: nothing shown yet
+            monkeypatch.setattr(progress_module, "SHOW_AFTER_SECONDS", 0.0)
+            shown.advance()
+            shown.advance(2)
+        monkeypatch.setattr(progress_module, "SHOW_AFTER_SECONDS", 0.3)
+    assert "\rdrawing map tiles:  50% (2/4)" in terminal.text
+    assert "\rdrawing map tiles: 100% (4/4)" in terminal.text
+    assert "25%" not in terminal.text and terminal.text.endswith("\r")
+    assert pipe.text == ""

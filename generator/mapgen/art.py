@@ -15,6 +15,7 @@ import shapely
 from PIL import Image, ImageDraw, ImageFont
 from shapely.geometry import Polygon
 
+from ..progress import progress
 from .placement import Layout
 from .shapes import IMPASSABLE, LAND, SEA, MapGeometry
 
@@ -137,10 +138,13 @@ def label_size(name: str, style, with_value: bool) -> tuple[float, float]:
 def tiles(image: Image.Image) -> dict[str, bytes]:
     """baseTiles/<column>_<row>.png, 256 x 256; the last row and column may be smaller."""
     result = {}
-    for row in range(0, image.height, TILE):
-        for column in range(0, image.width, TILE):
-            tile = image.crop((column, row, min(column + TILE, image.width), min(row + TILE, image.height)))
-            result[f"{column // TILE}_{row // TILE}.png"] = png_bytes(tile)
+    rows, columns = range(0, image.height, TILE), range(0, image.width, TILE)
+    with progress("drawing map tiles", len(rows) * len(columns)) as shown:
+        for row in rows:
+            for column in columns:
+                tile = image.crop((column, row, min(column + TILE, image.width), min(row + TILE, image.height)))
+                result[f"{column // TILE}_{row // TILE}.png"] = png_bytes(tile)
+                shown.advance()
     return result
 
 

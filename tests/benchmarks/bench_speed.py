@@ -237,6 +237,36 @@ def bench_mod(table: Table, runs: int, temp: Path) -> None:
     table.add("mod", "rebuild after a one-number change",
               measure(CLI + ["build", str(spec), "-o", str(out)], runs, env=env,
                       prepare=lambda: spec.write_text(MOD_SPEC.format(cost=next(costs)))), engine)
+    bench_warm_rebuild(table, runs, temp, engine)
+
+
+WARM_REBUILD = """
+import statistics, sys, time
+from pathlib import Path
+from generator.commands import build_spec
+spec, out, runs = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+text = spec.read_text()
+build_spec(str(spec), out)  # the first build of a watch session
+times = []
+for cost in range(runs):
+    spec.write_text(text.replace("cost: 11", f"cost: {1000 + cost}"))
+    start = time.perf_counter()
+    build_spec(str(spec), out)
+    times.append(time.perf_counter() - start)
+print(statistics.median(times), min(times), max(times))
+"""
+
+
+def bench_warm_rebuild(table: Table, runs: int, temp: Path, engine: dict | None) -> None:
+    """The rebuild as `triplea-gen watch` does it: in a process that already built once."""
+    env = dict(os.environ, TRIPLEA_MAPS=str(SHARED / "maps"))
+    spec = temp / "bench_mod_watch.yaml"
+    spec.write_text(MOD_SPEC.format(cost=11))
+    result = subprocess.run([sys.executable, "-c", WARM_REBUILD, str(spec), str(temp / "watch-out"), str(runs)],
+                            capture_output=True, text=True, env=env, cwd=REPO, check=True)
+    median, low, high = map(float, result.stdout.split())
+    table.add("mod", "rebuild in watch mode (warm process)", {"median": median, "min": low, "max": high,
+                                                               "rss": float("nan")}, engine)
 
 
 def bench_scaling(table: Table, runs: int, temp: Path) -> None:
