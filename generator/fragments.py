@@ -75,6 +75,7 @@ def merge_fragment(r: SpecReader, tree: etree._ElementTree, game: m.Game, pos: P
     fragment = import_tree(tree, r.source, r.collector, fixed_position=pos)
     if fragment.initialize is not None:
         _make_room(game, fragment.initialize, replace_units)
+    _give_every_trigger_a_condition(game, fragment, pos)
     add_fragment(game, fragment)
     generated += [a.name for a in fragment.attachments or []]
     index.add("attachment", (a.name for a in fragment.attachments or []))
@@ -85,6 +86,25 @@ def merge_fragment(r: SpecReader, tree: etree._ElementTree, game: m.Game, pos: P
     index.add("relationship type", (t.name for t in fragment.relationship_types or []))
     index.add("resource", (res.name for res in fragment.resources or []))
     return generated
+
+
+ALWAYS_TRUE = "conditionAttachment_Always_True"
+
+
+def _give_every_trigger_a_condition(game: m.Game, fragment: m.Game, pos: Position) -> None:
+    """The 1.9 engine never fires a trigger that has no conditions (seen in play), so a macro's
+    trigger without any is given one that always holds: 'round 1 and later'."""
+    bare = [a for a in fragment.attachments or [] if a.class_name == "TriggerAttachment"
+            and not any(o.name == "conditions" for o in a.options)]
+    if not bare:
+        return
+    if not any(a.name == ALWAYS_TRUE for a in (game.attachments or []) + (fragment.attachments or [])):
+        holder = game.players[0].name if game.players else bare[0].attach_to
+        fragment.attachments.insert(0, m.Attachment(
+            ALWAYS_TRUE, holder, m.ATTACHMENT_PACKAGE + "RulesAttachment", "player",
+            options=[m.Option("rounds", "1-+", None, pos)], pos=pos))
+    for trigger in bare:
+        trigger.options.insert(0, m.Option("conditions", ALWAYS_TRUE, None, pos))
 
 
 def _wrap(section) -> etree._Element:

@@ -160,10 +160,22 @@ class NameIndex:
         self.names[kind].update(names)
 
 
+def _plain(value):
+    """Located YAML data as plain dicts and lists, for a template."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
 def check_value(param: Param, value, index: NameIndex, report, pos: Position):
     """The value converted for the template, or None after reporting what is wrong."""
     kind, is_list = PARAM_TYPES[param.type]
     what = f"parameter '{param.name}'"
+    if param.type == "list":
+        # free-form items (mappings too, e.g. a list of effects); the macro checks what it reads
+        return [_plain(item) for item in (value if isinstance(value, list) else [value])]
     if is_list:
         items = value if isinstance(value, list) else [value]
         checked = [_check_scalar(param, kind, item, index, report, pos) for item in items]

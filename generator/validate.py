@@ -62,6 +62,7 @@ CODES = {
     "TG153": ("warning", "unknown or mistyped step property"),
     "TG154": ("error", "initial unit damage out of range"),
     "TG155": ("warning", "option that does not add up given twice in one attachment"),
+    "TG156": ("warning", "1.9: trigger without conditions (the 1.9 engine never fires it)"),
     "TG160": ("warning", "condition never used"),
     "TG161": ("warning", "condition reads a game property the file does not declare"),
     "TG170": ("warning", "notification or victory key missing from notifications.properties"),
@@ -606,6 +607,12 @@ class _GameChecker:
         self.current, self.current_class = attachment, cls.name
         self.check_options(attachment, cls)
         self.current = self.current_class = None
+        if cls.name == "TriggerAttachment" and self.engine == "1.9" and not any(
+                _decapitalize(o.get("name", "")) in ("conditions", "trigger") for o in element.iter("option")):
+            # ("trigger" is the legacy spelling of "conditions")
+            # seen in play: 1.9 tests a trigger's conditions before firing it, and none counts as "not met"
+            self.warning("TG156", f"trigger '{attachment.name}' has no conditions: the 1.9 engine never fires it",
+                         element, "add conditions: naming a condition that holds, e.g. one with rounds: 1-+")
 
     def check_options(self, attachment: _Attachment, cls: AttachmentClass):
         engine = self.engine
