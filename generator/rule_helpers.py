@@ -13,6 +13,7 @@ from . import model as m
 # Step name endings the engine's user interface recognises, longest first where one ends another.
 PHASES = ("TechActivation", "Tech", "BidPlace", "Bid", "Purchase", "Politics", "UserActions",
           "AirborneCombatMove", "NonCombatMove", "CombatMove", "Place", "EndTurn", "Battle")
+_TRAILING_PHASES = ("Place", "EndTurn")
 # Step properties that name the template player's partners; a copied turn must not inherit them.
 _PARTNER_PROPERTIES = ("combinedTurns", "turnSummaryPlayers", "repairPlayers")
 
@@ -283,8 +284,12 @@ def _split_sequence(steps: list[m.Step]) -> tuple[list[m.Step], list[TurnBlock],
     for step in body:
         current = blocks[-1] if blocks else None
         members = {s.player for s in current.steps} if current else set()
-        starts = current is None or (step.player is not None and step.player not in members and
-                                     (ended or not uses_end_turn))
+        # After the owner's end of turn only a partner's trailing place/end-turn steps stay in it
+        # (G40's UK_Pacific); any other step, even of a player who acted inside that turn (a pact's
+        # out-of-turn purchase), begins the next turn.
+        trailing = _phase(step.name) in _TRAILING_PHASES
+        starts = current is None or (step.player is not None and (ended or not uses_end_turn) and
+                                     (step.player not in members or (ended and not trailing)))
         if starts:
             blocks.append(TurnBlock(step.player or ""))
             ended = False

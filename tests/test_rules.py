@@ -384,3 +384,23 @@ change:
         "mod.yaml:20:7: error[TG051]: the base game has no relationship type 'Wat'",
         "  hint: did you mean 'War'?",
     ]
+
+
+def test_turns_split_with_out_of_turn_steps_and_trailing_partners():
+    """A pact window puts Russian steps inside the German turn; Russia's own turn is still its own.
+    G40's UK_Pacific places and ends its turn after the British end of turn and stays in it."""
+    from generator import model as m
+    from generator.rule_helpers import _split_sequence
+
+    def step(name, player=None):
+        return m.Step(name, "delegate", player)
+
+    steps = [step("init"), step("germansPurchase", "Germans"), step("russiansPactPurchase", "Russians"),
+             step("russiansPactPlace", "Russians"), step("germansBattle", "Germans"), step("germansEndTurn", "Germans"),
+             step("russiansPurchase", "Russians"), step("russiansEndTurn", "Russians"),
+             step("britishPurchase", "British"), step("UK_PacificPurchase", "UK_Pacific"),
+             step("britishEndTurn", "British"), step("UK_PacificPlace", "UK_Pacific"),
+             step("UK_PacificEndTurn", "UK_Pacific"), step("endRound")]
+    head, blocks, tail = _split_sequence(steps)
+    assert [s.name for s in head] == ["init"] and [s.name for s in tail] == ["endRound"]
+    assert [(b.player, len(b.steps)) for b in blocks] == [("Germans", 5), ("Russians", 2), ("British", 5)]
