@@ -12,7 +12,7 @@ from . import model as m
 from .diagnostics import Position, closest
 from .importer import XmlReader, import_tree, read_gameplay
 from .macros import NameIndex
-from .overlay import add_fragment, set_options
+from .overlay import add_fragment, effective_attachment, set_options
 from .spec import SpecReader
 
 # Options through which one attachment names another while the engine parses (game-xml.md §1):
@@ -49,8 +49,7 @@ def merge_fragment(r: SpecReader, tree: etree._ElementTree, game: m.Game, pos: P
     merges = [a for a in root.iter("attachment") if a.get("mode") == "merge"]
     for element in merges:
         element.getparent().remove(element)
-        target = next((a for a in game.attachments or [] if a.name == element.get("name")
-                       and a.attach_to == element.get("attachTo")), None)
+        target = effective_attachment(game, element.get("name"), element.get("attachTo"))
         if target is None:
             target = m.Attachment(element.get("name", ""), element.get("attachTo", ""),
                                   element.get("javaClass", ""), element.get("type"), pos=pos)

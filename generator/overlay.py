@@ -99,6 +99,16 @@ def add_fragment(game: m.Game, fragment: m.Game) -> None:
         set_property(game, prop)
 
 
+def effective_attachment(game: m.Game, name: str, attach_to: str) -> m.Attachment | None:
+    """The attachment of that name on that object which the engine uses: when a game declares
+    two (G40 does for Russia), the engine keeps the later one."""
+    found = None
+    for attachment in game.attachments or []:
+        if attachment.name == name and attachment.attach_to == attach_to:
+            found = attachment
+    return found
+
+
 def set_property(game: m.Game, prop: m.Property) -> None:
     properties = game.properties = game.properties if game.properties is not None else []
     for index, existing in enumerate(properties):
@@ -133,9 +143,9 @@ class _Overlay:
         return False
 
     def attachment(self, name: str, attach_to: str, pos: Position) -> m.Attachment | None:
-        for attachment in self.game.attachments or []:
-            if attachment.name == name and attachment.attach_to == attach_to:
-                return attachment
+        found = effective_attachment(self.game, name, attach_to)
+        if found is not None:
+            return found
         candidates = [f"{a.name} on {a.attach_to}" for a in self.game.attachments or []]
         suggestion = closest(f"{name} on {attach_to}", candidates)
         self.r.error("TG051", f"the base game has no attachment '{name}' on '{attach_to}'", pos,
@@ -194,9 +204,9 @@ class _Overlay:
         set_options(attachment, new)
 
     def _singleton(self, name: str, attach_to: str, java_class: str, type_: str) -> m.Attachment:
-        for attachment in self.game.attachments or []:
-            if attachment.name == name and attachment.attach_to == attach_to:
-                return attachment
+        found = effective_attachment(self.game, name, attach_to)
+        if found is not None:
+            return found
         attachment = m.Attachment(name, attach_to, m.ATTACHMENT_PACKAGE + java_class, type_)
         self.game.attachments = (self.game.attachments or []) + [attachment]
         return attachment

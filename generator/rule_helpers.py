@@ -32,7 +32,7 @@ class Conditions:
     three RulesAttachments: the main one, one for 'at war with none of', one inverted for 'owns none of'."""
 
     main: list[tuple[str, str, str | None]] = field(default_factory=list)
-    peace: list[tuple[str, str, str | None]] = field(default_factory=list)
+    peace: list[list[tuple[str, str, str | None]]] = field(default_factory=list)  # one condition each
     not_held: list[tuple[str, str, str | None]] = field(default_factory=list)
     references: list[str] = field(default_factory=list)
 
@@ -49,15 +49,27 @@ class Conditions:
 
         main = ownership("directOwnershipTerritories", values["owns"]) + ownership(
             "alliedOwnershipTerritories", values["allied_owns"])
-        if values["at_war_with"]:
+        owners = values["owner"]
+        # 1.9 tests atWarPlayers for the attached player only, never for `players`: with owner:
+        # each owner/enemy pair is a relationship test of its own.
+        if values["at_war_with"] and owners:
+            main += [("relationship", f"{o}:{p}:anyWar", None) for o in owners for p in values["at_war_with"]]
+        elif values["at_war_with"]:
             main.append(("atWarPlayers", ":".join(values["at_war_with"]), str(len(values["at_war_with"]))))
         if values["rounds"]:
             main.append(("rounds", str(values["rounds"]), None))
-        peace = [("atWarPlayers", ":".join(values["not_at_war_with"]), "0")] if values["not_at_war_with"] else []
+        if values["not_at_war_with"] and owners:
+            # "at war with none" is one inverted test per pair ("not all at war" would be wrong)
+            peace_pairs = [[("relationship", f"{o}:{p}:anyWar", None), ("invert", "true", None)]
+                           for o in owners for p in values["not_at_war_with"]]
+        elif values["not_at_war_with"]:
+            peace_pairs = [players + [("atWarPlayers", ":".join(values["not_at_war_with"]), "0")]]
+        else:
+            peace_pairs = []
         not_held = [("directOwnershipTerritories", ":".join(values["not_owns"]), "1"),
                     ("invert", "true", None)] if values["not_owns"] else []
-        return cls(players + main if main else [], players + peace if peace else [],
-                   players + not_held if not_held else [], list(values["conditions"]))
+        return cls(players + main if main else [], peace_pairs, players + not_held if not_held else [],
+                   list(values["conditions"]))
 
     def __bool__(self) -> bool:
         return bool(self.main or self.peace or self.not_held or self.references)
@@ -66,7 +78,9 @@ class Conditions:
         """(name, options) of each condition to declare; inline: the main options go elsewhere
         (a national objective is itself a RulesAttachment and carries them)."""
         parts = [] if inline else [(base, self.main)]
-        parts += [(f"{base}_Peace", self.peace), (f"{base}_Not_Held", self.not_held)]
+        parts += [(f"{base}_Peace" + (f"_{i + 1}" if len(self.peace) > 1 else ""), options)
+                  for i, options in enumerate(self.peace)]
+        parts.append((f"{base}_Not_Held", self.not_held))
         return [(name, options) for name, options in parts if options]
 
     def names(self, base: str, inline: bool = False) -> list[str]:

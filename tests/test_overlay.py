@@ -117,3 +117,21 @@ def test_mod_of_global_1940_found_through_triplea_maps(tmp_path: Path, monkeypat
     base = etree.parse(str(GLOBAL_GAMES_DIR / "ww2global40_2nd_edition.xml")).getroot()
     assert len(root.findall("attachmentList/attachment")) == len(base.findall("attachmentList/attachment"))
     assert (tmp_path / "out" / "world_war_ii_global" / "map" / "games" / "cheap_cruisers.xml").is_file()
+
+
+def test_a_change_edits_the_attachment_the_engine_keeps(tmp_path: Path):
+    """Two territoryAttachments on one territory: the engine keeps the later one, so a mod edits that one."""
+    base = tmp_path / "base.yaml"
+    base.write_text(EXAMPLE.read_text().replace(
+        "  - {name: territoryAttachment, attachTo: Warsaw, class: TerritoryAttachment, type: territory,\n"
+        "     options: {production: 3, victoryCity: 1}}\n",
+        "  - {name: territoryAttachment, attachTo: Warsaw, class: TerritoryAttachment, type: territory,\n"
+        "     options: {production: 3, victoryCity: 1}}\n"
+        "  - {name: territoryAttachment, attachTo: Warsaw, class: TerritoryAttachment, type: territory,\n"
+        "     options: {production: 5}}\n"))
+    spec = tmp_path / "mod.yaml"
+    spec.write_text(f"mod:\n  name: M\n  base: {base}\nchange:\n  territories:\n    Warsaw: {{production: 7}}\n")
+    root = _build(spec, tmp_path / "out")
+    warsaw = root.findall("attachmentList/attachment[@name='territoryAttachment'][@attachTo='Warsaw']")
+    assert [[(o.get("name"), o.get("value")) for o in a] for a in warsaw] == [
+        [("production", "3"), ("victoryCity", "1")], [("production", "7")]]

@@ -404,3 +404,22 @@ def test_turns_split_with_out_of_turn_steps_and_trailing_partners():
     head, blocks, tail = _split_sequence(steps)
     assert [s.name for s in head] == ["init"] and [s.name for s in tail] == ["endRound"]
     assert [(b.player, len(b.steps)) for b in blocks] == [("Germans", 5), ("Russians", 2), ("British", 5)]
+
+
+def test_war_conditions_with_an_owner_test_each_pair():
+    """1.9 tests atWarPlayers only for the player a condition is attached to, so `owner:` war tests
+    become relationship tests, one inverted condition per pair for 'at war with none of'."""
+    from generator.rule_helpers import Conditions
+
+    values = {"owner": ["Italians"], "count": "all", "owns": [], "allied_owns": [], "not_owns": [],
+              "at_war_with": ["Russians"], "not_at_war_with": ["British", "French"], "rounds": "",
+              "conditions": []}
+    condition = Conditions.from_params(values)
+    assert condition.attachments("conditionAttachment_X") == [
+        ("conditionAttachment_X", [("players", "Italians", None), ("relationship", "Italians:Russians:anyWar", None)]),
+        ("conditionAttachment_X_Peace_1", [("relationship", "Italians:British:anyWar", None), ("invert", "true", None)]),
+        ("conditionAttachment_X_Peace_2", [("relationship", "Italians:French:anyWar", None), ("invert", "true", None)]),
+    ]
+    without_owner = Conditions.from_params(dict(values, owner=[]))
+    assert without_owner.attachments("c") == [
+        ("c", [("atWarPlayers", "Russians", "1")]), ("c_Peace", [("atWarPlayers", "British:French", "0")])]

@@ -1,0 +1,243 @@
+"""Seed 000, the German-Soviet and Japanese-Soviet non-aggression pacts
+(rules_yaml/s000_nonaggression_pacts.yaml): the spec carries exactly the rules
+../shared/reference/seed-rules.md lists for the seed, with the same statuses and
+counts, the game notes show every rule, and the pacts work in the TripleA 1.9
+engine. Engine games are seeded, and the events they check are forced by small
+test mods on top of the spec (a declaration of war, a Soviet unit in China), so
+every assertion is tied to a round and a step.
+
+The helpers at the top are shared with tests/test_seed_004.py."""
+from __future__ import annotations
+
+import html
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import GLOBAL_MAP_DIR, REPO, SHARED, SHARED_MISSING, requires_engine
+from generator.cli import main
+
+SEED_RULES = SHARED / "reference" / "seed-rules.md"
+SPEC = REPO / "rules_yaml" / "s000_nonaggression_pacts.yaml"
+SEED_FILE = "000_f6eed90c07c0a39a.txt"
+STATUS_WORDS = {"ENFORCED": "enforced", "PARTIAL": "partial", "NOTES-ONLY": "notes"}
+NOTES_LABELS = {"enforced": "enforced", "partial": "PARTLY ENFORCED", "notes": "NOT ENFORCED"}
+
+
+# --- shared helpers ------------------------------------------------------------------------------------------
+
+def seed_rule_statuses(seed_file: str) -> dict[str, str]:
+    """Rule id -> status (enforced / partial / notes) from the seed's section of seed-rules.md."""
+    text = SEED_RULES.read_text(encoding="utf-8")
+    start = text.index(f"Seed {seed_file}")
+    end = text.index("\n## ", start)
+    statuses = {}
+    for row in re.finditer(r"^\| (S\d{3}-R\d+) \|[^|]*\|[^|]*\| (ENFORCED|PARTIAL|NOTES-ONLY) \|", text[start:end], re.M):
+        statuses[row.group(1)] = STATUS_WORDS[row.group(2)]
+    return statuses
+
+
+def seed_rule_counts(seed_file: str) -> dict[str, int]:
+    """The seed's row of the §8.1 counts table: rules, enforced, partial, notes."""
+    text = SEED_RULES.read_text(encoding="utf-8")
+    row = re.search(rf"^\| {re.escape(seed_file)} \|[^|]*\| (\d+) \| (\d+) \| (\d+) \| (\d+) \|", text, re.M)
+    assert row, f"no counts row for {seed_file} in seed-rules.md §8.1"
+    rules, enforced, partial, notes = map(int, row.groups())
+    return {"rules": rules, "enforced": enforced, "partial": partial, "notes": notes}
+
+
+def spec_report(spec: Path, capsys) -> dict:
+    capsys.readouterr()
+    assert main(["report", str(spec), "--format", "json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def build(spec: Path, out: Path) -> Path:
+    assert main(["build", str(spec), "-o", str(out)]) == 0
+    (xml,) = out.glob("*/map/games/*.xml")
+    return xml
+
+
+def fired(report, trigger: str) -> list[tuple[int, str]]:
+    """(round, step) of every firing of a trigger."""
+    return [(f["round"], f["step"]) for f in report.fired if f["trigger"] == trigger]
+
+
+def events(report, trigger: str) -> list[str]:
+    return [f["event"] for f in report.fired if f["trigger"] == trigger]
+
+
+def play(xml: Path, rounds: int):
+    from generator.engine.harness import check_games, play_game
+
+    (verdict,) = check_games([xml])
+    assert verdict.ok, verdict.error
+    report = play_game(xml, rounds=rounds, ai="easy", seed=1, map_dir=GLOBAL_MAP_DIR)
+    assert report.exceptions == [], report.exceptions
+    assert report.rounds_completed == rounds, report.stopped_by
+    return report
+
+
+def check_report_matches_seed_rules(spec: Path, seed_file: str, capsys) -> None:
+    expected = seed_rule_statuses(seed_file)
+    report = spec_report(spec, capsys)
+    assert [r["id"] for r in report["rules"]] and sorted(r["id"] for r in report["rules"]) == sorted(expected)
+    assert {r["id"]: r["status"] for r in report["rules"]} == expected
+    counts = seed_rule_counts(seed_file)
+    assert len(report["rules"]) == counts["rules"]
+    assert report["counts"] == {key: counts[key] for key in ("enforced", "partial", "notes")}
+    # every enforced or partial rule is carried by generated XML: a macro or its own changes
+    for rule in report["rules"]:
+        if rule["status"] != "notes":
+            assert rule["macro"] or rule["generated"], rule["id"]
+
+
+def check_notes_list_every_rule(spec: Path, xml: Path, capsys) -> None:
+    notes = (xml.parent / f"{xml.stem}.notes.html").read_text(encoding="utf-8")
+    for rule in spec_report(spec, capsys)["rules"]:
+        row = re.search(rf"<tr[^>]*><td>{re.escape(rule['id'])}</td><td>(.*?)</td><td>(.*?)</td></tr>", notes, re.S)
+        assert row, f"{rule['id']} is not in the notes"
+        shown = html.unescape(row.group(1))
+        assert rule["text"] in shown
+        assert NOTES_LABELS[rule["status"]] in row.group(2)
+        if rule["note"]:
+            assert rule["note"] in shown
+
+
+@pytest.fixture(scope="module")
+def maps_env():
+    """TRIPLEA_MAPS pointing at ../shared/maps for the whole module (the specs are Global 1940 mods)."""
+    if not SHARED.is_dir():
+        pytest.skip(SHARED_MISSING)
+    patch = pytest.MonkeyPatch()
+    patch.setenv("TRIPLEA_MAPS", str(SHARED / "maps"))
+    yield
+    patch.undo()
+
+
+# --- the spec against seed-rules.md ----------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def built(maps_env, tmp_path_factory) -> Path:
+    return build(SPEC, tmp_path_factory.mktemp("s000"))
+
+
+def test_report_lists_exactly_the_seed_rules_with_their_statuses(maps_env, capsys):
+    check_report_matches_seed_rules(SPEC, SEED_FILE, capsys)
+
+
+def test_notes_list_every_rule_with_its_enforcement(built, capsys):
+    check_notes_list_every_rule(SPEC, built, capsys)
+
+
+def test_validates_clean_for_the_1_9_engine(built, capsys):
+    capsys.readouterr()
+    assert main(["validate", str(built), "--engine", "1.9"]) == 0
+    assert " error[" not in capsys.readouterr().out
+
+
+def test_pact_windows_sit_inside_the_aggressors_turns(built):
+    from lxml import etree
+
+    steps = [s.get("name") for s in etree.parse(str(built)).getroot().iterfind("gamePlay/sequence/step")]
+
+    def right_after(anchor: str) -> list[str]:
+        at = steps.index(anchor)
+        return steps[at + 1:at + 3]
+
+    assert right_after("germansAirborneCombatMove") == ["russiansPactGermansPurchase", "russiansPactGermansPlace"]
+    assert right_after("italiansAirborneCombatMove") == ["russiansPactItaliansPurchase", "russiansPactItaliansPlace"]
+    assert right_after("japaneseBattle") == ["russiansPactJapanesePurchase", "russiansPactJapanesePlace"]
+    assert right_after("russiansNonCombatMove") == ["japanesePactRussiansPurchase", "japanesePactRussiansPlace"]
+
+
+# --- in the engine -------------------------------------------------------------------------------------------------
+
+FORCED_EVENTS = """\
+mod:
+  name: Pacts with forced events
+  version: "1.0"
+  base: {spec}
+  engine: "1.9"
+rules:
+  - id: T-BARBAROSSA
+    text: Germany declares war on the USSR at the start of its round-1 politics step.
+    use: relationship_change
+    with: {{player: Germans, first: [Germans], second: [Russians], to: War, when: [before:germansPolitics],
+            rounds: "1"}}
+  - id: T-CHINA
+    text: A Soviet infantry appears in Yunnan (China) in round 3, before the Soviet non-combat move.
+    use: free_placement
+    with: {{player: Russians, territory: Yunnan, units: {{infantry: 1}}, only_if_held: false, rounds: "3",
+            when: [before:russiansNonCombatMove]}}
+"""
+
+
+@pytest.fixture(scope="module")
+def forced_game(maps_env, tmp_path_factory):
+    """Three rounds: Germany goes to war with the USSR in round 1; in round 3, with the Japanese-Soviet pact
+    in force, a Soviet unit stands in China after the Soviet non-combat move."""
+    folder = tmp_path_factory.mktemp("s000_forced")
+    spec = folder / "forced.yaml"
+    spec.write_text(FORCED_EVENTS.format(spec=SPEC), encoding="utf-8")
+    return play(build(spec, folder / "out"), rounds=3)
+
+
+@requires_engine
+def test_the_soviets_are_paid_and_may_buy_when_germany_declares_war(forced_game):
+    report = forced_game
+    assert fired(report, "triggerAttachment_T_BARBAROSSA") == [(1, "germansPolitics")]
+    # the 9 IPC right after the German politics step, once; the Soviet forfeit never comes
+    assert fired(report, "triggerAttachment_S000_R01") == [(1, "germansPolitics")]
+    assert fired(report, "triggerAttachment_S000_R05") == []
+    # the window opens at the same moment and the German-turn purchase keeps its menu ...
+    assert fired(report, "triggerAttachment_S000_R02_Open") == [(1, "germansPolitics")]
+    shut = fired(report, "triggerAttachment_S000_R02_Shut")
+    assert (1, "russiansPactGermansPurchase") not in shut
+    assert fired(report, "triggerAttachment_S000_R02_Anywhere") == [(1, "russiansPactGermansPurchase")]
+    assert fired(report, "triggerAttachment_S000_R02_Anywhere_Off") == [(1, "russiansPactGermansPlace")]
+    # ... and once used, every later window is shut (the payment comes only once)
+    assert (1, "russiansPactItaliansPurchase") in shut and (2, "russiansPactGermansPurchase") in shut
+    assert all(step.startswith("russiansPact") for _, step in shut)
+    assert fired(report, "triggerAttachment_S000_R03") == [(1, "russiansPurchase"), (2, "russiansPurchase"),
+                                                            (3, "russiansPurchase")]
+
+
+@requires_engine
+def test_the_japanese_soviet_pact_starts_in_round_3_and_the_first_violation_pays(forced_game):
+    report = forced_game
+    assert fired(report, "triggerAttachment_S000_R07") == [(3, "germansTech")]
+    assert fired(report, "triggerAttachment_S000_R16") == [(3, "germansTech")]  # Mongolia rule off
+    # a Soviet unit in China after the Soviet non-combat move of round 3: 8 IPC from the USSR to the bank,
+    # 8 IPC from the bank to Japan, and the pact ends
+    assert fired(report, "triggerAttachment_T_CHINA") == [(3, "russiansNonCombatMove")]
+    assert fired(report, "triggerAttachment_S000_R12_Russians_R3_Payer") == [(3, "russiansNonCombatMove")]
+    assert fired(report, "triggerAttachment_S000_R12_Russians_R3_Payee") == [(3, "russiansNonCombatMove")]
+    assert "-8 PUs" in events(report, "triggerAttachment_S000_R12_Russians_R3_Payer")[0]
+    assert "Japanese met a national objective for an additional 8 PUs" in events(
+        report, "triggerAttachment_S000_R12_Russians_R3_Payee")[0]
+    assert fired(report, "triggerAttachment_S000_R08_Russians") == [(3, "russiansNonCombatMove")]
+    assert fired(report, "triggerAttachment_S000_R08_Japanese") == []
+    # Japan spends its compensation in the window right after the Soviet non-combat move
+    assert fired(report, "triggerAttachment_S000_R14_Japanese_Open") == [(3, "russiansNonCombatMove")]
+    assert fired(report, "triggerAttachment_S000_R14_Japanese_Anywhere") == [(3, "japanesePactRussiansPurchase")]
+    # no other rung of either ladder was paid
+    ladder = [f["trigger"] for f in report.fired if f["trigger"].startswith("triggerAttachment_S000_R12_")]
+    assert sorted(ladder) == ["triggerAttachment_S000_R12_Russians_R3_Payee",
+                              "triggerAttachment_S000_R12_Russians_R3_Payer"]
+
+
+@requires_engine
+def test_without_aggression_nothing_is_paid_and_the_windows_stay_shut(built):
+    report = play(built, rounds=2)
+    assert fired(report, "triggerAttachment_S000_R07") == []  # the Japanese-Soviet pact starts in round 3
+    for window in ("triggerAttachment_S000_R02_Open", "triggerAttachment_S000_R14_Russians_Open",
+                   "triggerAttachment_S000_R14_Japanese_Open"):
+        assert fired(report, window) == []
+    assert fired(report, "triggerAttachment_S000_R02_Shut") == [
+        (1, "russiansPactGermansPurchase"), (1, "russiansPactItaliansPurchase"),
+        (2, "russiansPactGermansPurchase"), (2, "russiansPactItaliansPurchase")]
+    russians = next(p for p in report.players if p["name"] == "Russians")
+    assert russians["resources"]["PUs"] < 60, "the Soviets could not buy in their own turns"

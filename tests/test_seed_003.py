@@ -1,0 +1,230 @@
+"""Seed 003 (Greater East Asia War variant counters) as a scenario on a generated hex map:
+rules_yaml/s003_manchuria_1945.yaml.
+
+The report must list exactly the rules of seed-rules.md §6 with the status given there, the
+game notes must carry every rule, and the real TripleA 1.9 engine must show the rules at work:
+the Soviet entry by the post-V-E-Day roll with its free armies and its effects, a partisan
+appearing in 1944, and the one-partisan-per-hex cap refusing a placement. Engine games are
+played by the easy AI with fixed seeds, so every run is the same."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from lxml import etree
+
+from conftest import REPO, SHARED, SHARED_MISSING, requires_engine
+from generator.cli import main
+
+SPEC = REPO / "rules_yaml" / "s003_manchuria_1945.yaml"
+SEED_RULES = SHARED / "reference" / "seed-rules.md"
+STATUS_WORDS = {"ENFORCED": "enforced", "PARTIAL": "partial", "NOTES-ONLY": "notes"}
+# With this seed the 1945 II roll (2 in 6) succeeds: the USSR enters in round 5.
+ENTRY_SEED = 5
+
+
+def document_rules() -> dict[str, str]:
+    """Rule id -> status, from the §6 table of seed-rules.md."""
+    text = SEED_RULES.read_text(encoding="utf-8")
+    section = text.split("## 6.", 1)[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| (S003-R\d+) \|.*?\| (ENFORCED|PARTIAL|NOTES-ONLY) \|", section, re.M)
+    return {rule_id: STATUS_WORDS[status] for rule_id, status in rows}
+
+
+def document_counts() -> dict[str, int]:
+    """The seed's row of the §8.1 counts table."""
+    text = SEED_RULES.read_text(encoding="utf-8")
+    row = next(line for line in text.splitlines() if line.startswith("| 003_"))
+    total, enforced, partial, notes = (int(cell) for cell in row.strip("|").split("|")[2:6])
+    return {"total": total, "enforced": enforced, "partial": partial, "notes": notes}
+
+
+def report(capsys) -> dict:
+    capsys.readouterr()
+    assert main(["report", str(SPEC), "--format", "json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def build(spec: Path, out: Path) -> Path:
+    assert main(["build", str(spec), "-o", str(out)]) == 0
+    (xml,) = out.glob("*/map/games/*.xml")
+    return xml
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    return build(SPEC, tmp_path_factory.mktemp("s003"))
+
+
+# --- the rules of the document ------------------------------------------------------------------
+
+def test_report_lists_exactly_the_rules_of_the_document(capsys):
+    if not SEED_RULES.is_file():
+        pytest.skip(SHARED_MISSING)
+    expected = document_rules()
+    counts = document_counts()
+    assert len(expected) == counts["total"] == 51
+    data = report(capsys)
+    listed = {rule["id"]: rule["status"] for rule in data["rules"]}
+    assert [rule["id"] for rule in data["rules"]] == sorted(expected, key=lambda i: int(i.split("R")[1]))
+    assert listed == expected
+    assert data["counts"] == {"enforced": counts["enforced"], "partial": counts["partial"], "notes": counts["notes"]}
+
+
+def test_every_enforced_or_partial_rule_generates_game_xml_and_partial_rules_say_what_is_left(capsys):
+    for rule in report(capsys)["rules"]:
+        if rule["status"] == "notes":
+            assert rule["macro"] is None and rule["generated"] == [], rule["id"]
+        else:
+            assert rule["generated"], f"{rule['id']} is {rule['status']} but generates nothing"
+        if rule["status"] == "partial":
+            assert rule["note"], f"{rule['id']} is partial without a note for the players"
+
+
+def test_game_notes_list_every_rule_with_its_text_and_enforcement(built: Path, capsys):
+    notes = built.with_name(built.stem + ".notes.html").read_text(encoding="utf-8")
+    labels = {"enforced": "<td>enforced</td>", "partial": "PARTLY ENFORCED", "notes": "NOT ENFORCED"}
+    rules = report(capsys)["rules"]
+    rows = notes.split("<tr")
+    for rule in rules:
+        (row,) = [r for r in rows if f"<td>{rule['id']}</td>" in r]
+        assert rule["text"].replace("'", "&#39;") in row
+        assert labels[rule["status"]] in row
+    # 1.9 shows the notes property, which carries the same table
+    root = etree.parse(str(built)).getroot()
+    notes_property = root.find("propertyList/property[@name='notes']")
+    text = "".join(notes_property.itertext())
+    assert all(rule["id"] in text for rule in rules)
+
+
+def test_the_scenario_has_every_area_and_unit_the_rules_name(built: Path):
+    root = etree.parse(str(built)).getroot()
+    territories = {t.get("name") for t in root.iterfind("map/territory")}
+    units = {u.get("name") for u in root.iterfind("unitList/unit")}
+    assert {"Ulan-Ude", "Selenga", "Ulaanbaatar", "Tamsag Bulag", "Dariganga", "Hsinking", "Seoul", "Yenan",
+            "Chungking", "Wutai Shan", "Taihang Shan", "Tonkin Highlands", "Annam", "Singapore", "Sarawak",
+            "Java", "Luzon"} <= territories
+    assert {"ru_inf_army", "ru_shock_army", "ru_tank_army", "ru_tank_corps", "ru_mech_corps", "ru_tank_group",
+            "ru_mech_cav_army", "ru_mech_cav_corps", "ru_airborne", "ru_marine", "ru_air_army", "ru_supply",
+            "ru_zhukov_hq", "abda_division", "chiang", "mao", "partisan_communist", "partisan_nationalist",
+            "partisan_indochina", "jp_fortification", "cn_fortification", "de_commando", "jp_client_gea",
+            "us_armored_brigade", "cc_garrison_army"} <= units
+
+    def option(attachment: str, attach_to: str, name: str) -> list[str]:
+        return [o.get("value") if o.get("count") is None else f"{o.get('count')}:{o.get('value')}" for o in
+                root.iterfind(f"attachmentList/attachment[@name='{attachment}'][@attachTo='{attach_to}']"
+                              f"/option[@name='{name}']")]
+
+    # neutrality: the Soviets start at peace with everybody
+    relationships = {frozenset((r.get("player1"), r.get("player2"))): r.get("type")
+                     for r in root.iterfind("initialize/relationshipInitialize/relationship")}
+    assert {relationships[frozenset(("Soviets", other))] for other in
+            ("Japanese", "Nationalists", "Communists", "Partisans", "Americans", "British")} == {"Neutrality"}
+    # confinement: Chiang is barred from the Communist Zone, Indochinese partisans from China
+    assert "chiang" in option("territoryEffectAttachment", "S003_R26_Communist_Zone", "unitsNotAllowed")[0]
+    assert "S003_R26_Communist_Zone" in option("territoryAttachment", "Wutai Shan", "territoryEffect")[0]
+    assert "Mountain" in option("territoryAttachment", "Wutai Shan", "territoryEffect")[0]
+    # stacking: one partisan per hex, and Soviets never with other Allies
+    assert "1:total:partisan_communist:partisan_nationalist:partisan_indochina" in option(
+        "playerAttachment", "Partisans", "movementLimit")
+    assert any(cap.startswith("0:total:cn_infantry") for cap in option("playerAttachment", "Soviets", "movementLimit"))
+    # counter limits
+    assert option("unitAttachment", "jp_fortification", "maxBuiltPerPlayer") == ["6"]
+    assert option("unitAttachment", "ru_zhukov_hq", "maxBuiltPerPlayer") == ["0"]
+    assert "buyZhukovHQ" not in {r.get("name") for r in root.iterfind(
+        "production/productionFrontier[@name='sovietsFrontier1941']/frontierRules")}
+
+
+# --- the rules in the real engine ---------------------------------------------------------------
+
+def play(xml: Path, rounds: int, seed: int):
+    from generator.engine.harness import check_games, play_game
+
+    (verdict,) = check_games([xml])
+    assert verdict.ok, verdict.error
+    result = play_game(xml, rounds=rounds, ai="easy", seed=seed, map_dir=xml.parent.parent.parent)
+    assert result.exceptions == [], result.exceptions
+    assert result.rounds_completed == rounds, result.stopped_by
+    return result
+
+
+def when_fired(result, trigger: str) -> list[tuple[int, str]]:
+    return [(f["round"], f["step"]) for f in result.fired if f["trigger"] == trigger]
+
+
+def player(result, name: str) -> dict:
+    return next(state for state in result.players if state["name"] == name)
+
+
+@pytest.fixture(scope="module")
+def campaign(built: Path):
+    """Five rounds: 1941-42 to 1945 II."""
+    return play(built, rounds=5, seed=ENTRY_SEED)
+
+
+@requires_engine
+def test_soviet_entry_by_the_1945_ii_roll_with_its_free_armies(campaign):
+    entry = (5, "sovietsPolitics")
+    assert when_fired(campaign, "triggerAttachment_S003_R17_5") == [entry]          # the roll succeeded
+    assert when_fired(campaign, "triggerAttachment_S003_R17_6") == []               # no second roll
+    assert when_fired(campaign, "triggerAttachment_S003_R16") == [entry]            # ready-made armies
+    assert when_fired(campaign, "triggerAttachment_S003_R18") == [entry]            # the other free units
+    assert when_fired(campaign, "triggerAttachment_S003_R06") == [entry]            # allied with the Allies
+    assert when_fired(campaign, "triggerAttachment_S003_R03_Soviets_Lifted") == [entry]  # units move again
+    assert when_fired(campaign, "triggerAttachment_S003_R07") == [entry]            # cities worth VP
+    soviets = player(campaign, "Soviets")
+    owned = soviets["units"]
+    assert owned.get("ru_shock_army", 0) >= 1 and owned.get("ru_tank_army", 0) >= 1
+    assert owned.get("ru_air_army", 0) >= 2  # the starting air army and the two free ones, some may be lost
+    assert soviets["resources"]["PUs"] > 0  # Soviet cities paid VP at the end of the 1945 II turn
+
+
+@requires_engine
+def test_before_the_entry_soviet_units_do_not_move_and_cities_pay_nothing(built: Path):
+    result = play(built, rounds=2, seed=1)
+    soviets = player(result, "Soviets")
+    # the R02 deployment and the Pacific Fleet, untouched: no moves, no fights, no VP
+    assert soviets["units"] == {"ru_inf_army": 5, "ru_tank_group": 3, "ru_mech_cav_corps": 2, "ru_air_army": 1,
+                                "ru_transport": 1}
+    assert soviets["territories"] == 18 and soviets["resources"]["PUs"] == 0
+    assert [f for f in result.fired if "S003_R17" in f["trigger"] or "S003_R06" in f["trigger"]] == []
+
+
+@requires_engine
+def test_1943_and_1944_changes_fire_at_their_rounds(campaign):
+    assert when_fired(campaign, "triggerAttachment_S003_R14") == [(2, "sovietsPurchase")]   # 1943-45 menu
+    assert when_fired(campaign, "triggerAttachment_S003_R22") == [(2, "britishPurchase")]   # no more ABDA
+    # the 1944 partisan in the Tonkin Highlands, at the start of the Partisans' combat move
+    assert when_fired(campaign, "triggerAttachment_S003_R40") == [(3, "partisansCombatMove")]
+    # Mao in Yenan doubles its VP at the end of every Communist turn
+    assert when_fired(campaign, "triggerAttachment_S003_R28_mao_Yenan")[:2] == [(1, "communistsEndTurn"),
+                                                                                 (2, "communistsEndTurn")]
+
+
+CONTROL = """\
+mod:
+  name: Manchuria without the partisan cap
+  version: "1.0"
+  base: {spec}
+  engine: "1.9"
+change:
+  attachments:
+    - {{name: playerAttachment, attachTo: Partisans, options: {{placementLimit: null}}}}
+"""
+
+
+@requires_engine
+def test_one_partisan_per_hex_refuses_the_second_placement(built: Path, tmp_path: Path):
+    """The Partisans start with two partisans in hand; the easy AI puts everything it places in its
+    capital, Wutai Shan, so the cap refuses the pair there and both stay in hand. Without the cap
+    (the control game) the same AI places both."""
+    capped = player(play(built, rounds=1, seed=1), "Partisans")
+    assert capped["unplaced_units"] == {"partisan_communist": 2}
+    assert "partisan_communist" not in capped["units"]
+
+    control_spec = tmp_path / "control.yaml"
+    control_spec.write_text(CONTROL.format(spec=SPEC), encoding="utf-8")
+    uncapped = player(play(build(control_spec, tmp_path / "out"), rounds=1, seed=1), "Partisans")
+    assert uncapped["unplaced_units"] == {}
