@@ -171,10 +171,6 @@ def _diff_technology(d: _Diff, old: m.Technology, new: m.Technology) -> None:
         d.add("technology", "removed", f"{player} can no longer research {tech} ({category})")
 
 
-def _step_label(step: m.Step) -> str:
-    return step.name
-
-
 def _diff_steps(d: _Diff, old: list[m.Step], new: list[m.Step]) -> None:
     old_names, new_names = [s.name for s in old], [s.name for s in new]
     d.named("turn order", "step", old_names, new_names)

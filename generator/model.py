@@ -15,7 +15,6 @@ from .diagnostics import Position
 
 ATTACHMENT_PACKAGE = "games.strategy.triplea.attachments."
 DELEGATE_PACKAGE = "games.strategy.triplea.delegate."
-DEFAULT_LOADER = "games.strategy.triplea.TripleA"
 
 
 def _pos():
