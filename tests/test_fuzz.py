@@ -1,7 +1,7 @@
 """Fuzzing: random and mutated specs and game XMLs. The tool either succeeds or
 fails with located diagnostics (exit 1: validation errors, exit 2: unusable
-input); it never crashes (exit 3), hangs, or leaves partial output. 2,000+
-examples run in CI."""
+input); it never crashes (exit 3), hangs, or leaves partial output. 3,000+
+examples run in CI, mods with rules and macros among them."""
 from __future__ import annotations
 
 import tempfile
@@ -47,9 +47,12 @@ def _mutate(text: str, operations) -> str:
 
 
 
-def _check_build(spec_bytes: bytes) -> None:
+def _check_build(spec_bytes: bytes, beside: Path | None = None) -> None:
+    """Build the bytes as a spec (with `beside` copied next to it: a mod's base)."""
     with tempfile.TemporaryDirectory() as temp:
         temp = Path(temp)
+        if beside is not None:
+            (temp / beside.name).write_bytes(beside.read_bytes())
         spec, out = temp / "fuzzed.yaml", temp / "out"
         out.mkdir()
         (out / "keep.txt").write_text("previous output")
@@ -71,6 +74,21 @@ def _check_build(spec_bytes: bytes) -> None:
 @given(_mutations(_YAML_PIECES))
 def test_mutated_specs_never_crash(operations):
     _check_build(_mutate(EXAMPLE_TEXT, operations).encode("utf-8", "surrogatepass"))
+
+
+GOLDEN_RULES = REPO / "tests" / "golden" / "rules"
+RULE_SPECS = sorted(p for p in GOLDEN_RULES.glob("*.yaml") if p.name != "base.yaml")
+_RULE_PIECES = st.sampled_from(["-1", "0", "999999999999", "[]", "{}", "~", "Germans", "Russians", "infantry",
+                                "Warsaw", "before:", "after:nope", "3..1", "1..40000", "{{ x }}", "{{ 1/0 }}",
+                                "rounds", "owner", "count", "each", "use", "with", "for", ": ", "- ", "'"])
+
+
+@settings(SETTINGS, max_examples=600)
+@given(st.sampled_from(RULE_SPECS), _mutations(st.one_of(_RULE_PIECES, _YAML_PIECES)))
+def test_mutated_mods_with_rules_never_crash(spec: Path, operations):
+    """Mods using every macro (the golden cases, on their small base game), mutated."""
+    _check_build(_mutate(spec.read_text(encoding="utf-8"), operations).encode("utf-8", "surrogatepass"),
+                 beside=GOLDEN_RULES / "base.yaml")
 
 
 @settings(SETTINGS, max_examples=400)
