@@ -3,14 +3,15 @@ Heavy modules are imported inside the command handlers so that `--help` stays fa
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 
 from . import __version__
 from .diagnostics import EXIT_INTERNAL, DiagnosticError
 
-# Subcommand modules that register their own parsers: name -> module.
-# Each module exposes register(subparsers) and keeps its heavy imports inside handlers.
+# Subcommand modules that register their own parsers; each exposes register(subparsers)
+# and keeps its heavy imports inside its handlers, so that --help stays fast.
 _PLUGIN_MODULES = ("generator.engine.cli", "generator.validate_cli", "generator.report_cli", "generator.share_cli",
                    "generator.mapgen.cli")
 
@@ -43,13 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=_run_build)
 
     for module_name in _PLUGIN_MODULES:
-        try:
-            module = __import__(module_name, fromlist=["register"])
-        except ModuleNotFoundError as err:
-            if not module_name.startswith(str(err.name)):
-                raise
-            continue
-        module.register(sub)
+        importlib.import_module(module_name).register(sub)
     return parser
 
 
