@@ -10,6 +10,8 @@ from lxml import etree
 from .diagnostics import Diagnostic, DiagnosticError, Position, display_path
 
 MAX_INPUT_BYTES = 64 * 1024 * 1024  # Total World War is 2.6 MB; 64 MiB is far past any real game
+# Elements cost memory twice (the parsed tree, then the model); Global 1940 balanced has 16,000.
+MAX_ELEMENTS = 300_000
 
 _PARSER_OPTIONS = dict(
     resolve_entities=False,
@@ -63,6 +65,10 @@ def parse_xml_bytes(data: bytes, shown: str, root_tag: str | None = "game") -> e
     """Parse untrusted XML bytes; every refusal is a located diagnostic."""
     if not data.strip():
         raise _fail("TG010", "file is empty", shown, "a game XML starts with <?xml ...?> and a <game> element")
+    elements = data.count(b"<")
+    if elements > MAX_ELEMENTS:
+        raise _fail("TG002", f"input has about {elements} elements, more than the {MAX_ELEMENTS} allowed; refused",
+                    shown, "a real game has tens of thousands; is this file generated or damaged?")
     match = _INTERNAL_SUBSET.search(data) or _ENTITY_DECL.search(data)
     if match:
         line, col = _line_col(data, match.start())

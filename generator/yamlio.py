@@ -11,6 +11,10 @@ from .diagnostics import Diagnostic, DiagnosticError, Position, display_path
 from .safexml import read_input
 
 MAX_SPEC_BYTES = 16 * 1024 * 1024
+# Every YAML node needs a line or a comma of its own (a block item, a key, a flow item), so lines
+# plus commas bound the node count, and so the memory, before anything is parsed. The 10x Global
+# 1940 benchmark game has about 63,000; each node costs a few hundred bytes once read.
+MAX_SPEC_ITEMS = 300_000
 MAX_EXPANDED_NODES = 2_000_000  # a full Global 1940 game is about 150,000 nodes
 
 _BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -185,6 +189,11 @@ def load_yaml_text(text: str | bytes, shown: str):
     if "\x00" in text:
         raise DiagnosticError([Diagnostic("TG020", "file contains NUL bytes; not a YAML text", Position(shown, 1, 1),
                                           "is this a binary file?")])
+    items = text.count("\n") + text.count(",")
+    if items > MAX_SPEC_ITEMS:
+        raise DiagnosticError([Diagnostic(
+            "TG002", f"spec has {items} lines and list items, more than the {MAX_SPEC_ITEMS} allowed; refused",
+            Position(shown, 1, 1), "a real game spec has tens of thousands; is this file generated or damaged?")])
     loader = _Loader(text)
     loader.source = shown
     try:

@@ -151,3 +151,23 @@ def test_templates_are_sandboxed_and_strict(tmp_path: Path):
         env.get_template("reads.j2").render()
     with pytest.raises(jinja2.UndefinedError):
         env.get_template("missing.j2").render()
+
+
+def test_huge_but_plain_inputs_are_refused_before_parsing(tmp_path: Path, capsys, previous_build: Path):
+    """No aliases or entities, just very many tiny nodes: refused at once, memory bounded."""
+    spec = tmp_path / "many.yaml"
+    spec.write_text("- 1\n" * 1_000_000)
+    xml = tmp_path / "many.xml"
+    xml.write_text('<?xml version="1.0"?>\n<game>' + "<a/>" * 1_000_000 + "</game>\n")
+    before = snapshot(previous_build)
+    rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    start = time.perf_counter()
+    status, err = _run(capsys, "build", str(spec), "-o", str(previous_build))
+    assert status == 2
+    assert err.splitlines()[0] == (f"{spec}:1:1: error[TG002]: spec has 1000000 lines and list items, more than "
+                                   "the 300000 allowed; refused")
+    status, err = _run(capsys, "import", str(xml), "-o", str(tmp_path / "many_out.yaml"))
+    assert status == 2 and "error[TG002]: input has about 1000003 elements" in err
+    assert time.perf_counter() - start < 1.0
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - rss_before < 100 * 1024  # KiB
+    assert snapshot(previous_build) == before and not (tmp_path / "many_out.yaml").exists()
