@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 import pytest
@@ -47,6 +46,17 @@ def engine_available() -> bool:
 
 
 requires_engine = pytest.mark.skipif(not engine_available(), reason=ENGINE_MISSING)
+
+
+@pytest.fixture
+def previous_build(tmp_path: Path) -> Path:
+    """An output folder that already holds a good build of the default example, which bad input
+    must leave alone."""
+    from generator.cli import main
+
+    out = tmp_path / "out"
+    assert main(["build", str(REPO / "rules_yaml" / "frontier_1939.yaml"), "-o", str(out)]) == 0
+    return out
 
 
 # Fuzz tests: 2,000+ examples in every run (CI included); override with HYPOTHESIS_PROFILE=quick.

@@ -13,14 +13,6 @@ EXAMPLE = REPO / "rules_yaml" / "frontier_1939.yaml"
 
 
 
-@pytest.fixture
-def outdir(tmp_path: Path) -> Path:
-    """An output folder that already holds a good build, which bad input must leave alone."""
-    out = tmp_path / "out"
-    assert main(["build", str(EXAMPLE), "-o", str(out)]) == 0
-    return out
-
-
 CASES = {
     "malformed": (
         "info: {name: Broken, version: '1.0'\nmap: {}\n",
@@ -43,8 +35,9 @@ CASES = {
 
 
 @pytest.mark.parametrize("case", CASES)
-def test_bad_spec_is_reported_and_nothing_is_written(case: str, tmp_path: Path, outdir: Path, capsys,
+def test_bad_spec_is_reported_and_nothing_is_written(case: str, tmp_path: Path, previous_build: Path, capsys,
                                                      monkeypatch):
+    outdir = previous_build
     text, message, hint = CASES[case]
     monkeypatch.chdir(tmp_path)
     Path("spec.yaml").write_text(text, encoding="utf-8")

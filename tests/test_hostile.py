@@ -15,13 +15,6 @@ EXAMPLE = REPO / "rules_yaml" / "frontier_1939.yaml"
 
 
 
-@pytest.fixture
-def previous_build(tmp_path: Path) -> Path:
-    out = tmp_path / "out"
-    assert main(["build", str(EXAMPLE), "-o", str(out)]) == 0
-    return out
-
-
 def _run(capsys, *argv: str) -> tuple[int, str]:
     status = main(list(argv))
     captured = capsys.readouterr()

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
+from engine_play import load_and_play
 from conftest import GLOBAL_MAP_DIR, REPO, SHARED, SHARED_MISSING, requires_engine
 from generator.cli import main
 
@@ -91,14 +92,7 @@ def player(report, name: str) -> dict:
 
 
 def play(xml: Path, map_dir: Path | None = None):
-    from generator.engine.harness import check_games, play_game
-
-    (verdict,) = check_games([xml])
-    assert verdict.ok, verdict.error
-    report = play_game(xml, rounds=2, ai="easy", seed=1, map_dir=map_dir)
-    assert report.exceptions == [], report.exceptions
-    assert report.rounds_completed == 2, report.stopped_by
-    return report
+    return load_and_play(xml, map_dir=map_dir)
 
 
 # --- Frontier 1939 with every macro ------------------------------------------------------------------------------

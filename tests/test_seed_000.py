@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from engine_play import load_and_play
 from conftest import GLOBAL_MAP_DIR, REPO, SHARED, SHARED_MISSING, requires_engine
 from generator.cli import main
 
@@ -70,14 +71,7 @@ def events(report, trigger: str) -> list[str]:
 
 
 def play(xml: Path, rounds: int):
-    from generator.engine.harness import check_games, play_game
-
-    (verdict,) = check_games([xml])
-    assert verdict.ok, verdict.error
-    report = play_game(xml, rounds=rounds, ai="easy", seed=1, map_dir=GLOBAL_MAP_DIR)
-    assert report.exceptions == [], report.exceptions
-    assert report.rounds_completed == rounds, report.stopped_by
-    return report
+    return load_and_play(xml, rounds=rounds, map_dir=GLOBAL_MAP_DIR)
 
 
 def check_report_matches_seed_rules(spec: Path, seed_file: str, capsys) -> None:

@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
+from engine_play import load_and_play
 from conftest import REPO, SHARED, SHARED_MISSING, requires_engine
 from generator.cli import main
 
@@ -97,14 +98,7 @@ def built(maps_folder, tmp_path_factory) -> Path:
 
 
 def _play(xml: Path, map_dir: Path):
-    from generator.engine.harness import check_games, play_game
-
-    (verdict,) = check_games([xml])
-    assert verdict.ok, verdict.error
-    played = play_game(xml, rounds=2, ai="easy", seed=1, map_dir=map_dir)
-    assert played.exceptions == [], played.exceptions
-    assert played.rounds_completed == 2, played.stopped_by
-    return played
+    return load_and_play(xml, map_dir=map_dir)
 
 
 @pytest.fixture(scope="module")

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
+from engine_play import load_and_play
 from conftest import REPO, SHARED, SHARED_MISSING, requires_engine
 from generator.cli import main
 from generator.pipeline import load_game
@@ -157,14 +158,7 @@ def player(report, name: str) -> dict:
 
 
 def play(xml: Path, rounds: int, map_dir: Path):
-    from generator.engine.harness import check_games, play_game
-
-    (verdict,) = check_games([xml])
-    assert verdict.ok, verdict.error
-    result = play_game(xml, rounds=rounds, ai="easy", seed=1, map_dir=map_dir)
-    assert result.exceptions == [], result.exceptions
-    assert result.rounds_completed == rounds, result.stopped_by
-    return result
+    return load_and_play(xml, rounds=rounds, map_dir=map_dir)
 
 
 @pytest.fixture(scope="module")

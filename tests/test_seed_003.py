@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
+from engine_play import load_and_play
 from conftest import REPO, SHARED, SHARED_MISSING, requires_engine
 from generator.cli import main
 
@@ -140,14 +141,7 @@ def test_the_scenario_has_every_area_and_unit_the_rules_name(built: Path):
 # --- the rules in the real engine ---------------------------------------------------------------
 
 def play(xml: Path, rounds: int, seed: int):
-    from generator.engine.harness import check_games, play_game
-
-    (verdict,) = check_games([xml])
-    assert verdict.ok, verdict.error
-    result = play_game(xml, rounds=rounds, ai="easy", seed=seed, map_dir=xml.parent.parent.parent)
-    assert result.exceptions == [], result.exceptions
-    assert result.rounds_completed == rounds, result.stopped_by
-    return result
+    return load_and_play(xml, rounds=rounds, seed=seed, map_dir=xml.parent.parent.parent)
 
 
 def when_fired(result, trigger: str) -> list[tuple[int, str]]:

@@ -1,0 +1,17 @@
+"""Playing a built game in the real engine for tests: it must load in the engine's parser and
+then play its rounds with the easy AI without any exception."""
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def load_and_play(xml: Path, rounds: int = 2, seed: int = 1, map_dir: Path | None = None):
+    """The engine's play report (generator.engine.harness.PlayReport)."""
+    from generator.engine.harness import check_games, play_game
+
+    (verdict,) = check_games([xml])
+    assert verdict.ok, verdict.error
+    report = play_game(xml, rounds=rounds, ai="easy", seed=seed, map_dir=map_dir)
+    assert report.exceptions == [], report.exceptions
+    assert report.rounds_completed == rounds, report.stopped_by
+    return report
