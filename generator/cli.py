@@ -1,22 +1,35 @@
 """Command line: argument parsing and the top-level error handler only.
-Heavy modules are imported inside the command handlers so that `--help` stays fast."""
+Heavy modules are imported inside the command handlers so that `--help` stays fast, and
+nothing but the build server's client is imported before a command is handed to a
+running build server."""
 from __future__ import annotations
 
-import argparse
-import importlib
 import os
 import sys
 
 from . import __version__
-from .diagnostics import EXIT_INTERNAL, DiagnosticError
 
-# Subcommand modules that register their own parsers; each exposes register(subparsers)
-# and keeps its heavy imports inside its handlers, so that --help stays fast.
-_PLUGIN_MODULES = ("generator.engine.cli", "generator.validate_cli", "generator.report_cli", "generator.share_cli",
-                   "generator.mapgen.cli")
+# Subcommand modules that register their own parsers, by the commands each registers; each
+# exposes register(subparsers) and keeps its heavy imports inside its handlers. A command line
+# naming one command loads only that command's module; --help and mistakes load them all.
+_PLUGIN_COMMANDS = {
+    "generator.engine.cli": ("engine",),
+    "generator.validate_cli": ("validate",),
+    "generator.report_cli": ("report",),
+    "generator.share_cli": ("diff", "package", "watch", "schema", "new"),
+    "generator.mapgen.cli": ("preview",),
+    "generator.buildserver": ("server",),
+}
+
+# Commands a running build server does for us (see generator/buildserver.py).
+SERVED_COMMANDS = frozenset({"build", "validate"})
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None):
+    """The whole command line, or (for speed) only the built-in commands and `command`'s module."""
+    import argparse
+    import importlib
+
     parser = argparse.ArgumentParser(
         prog="triplea-gen",
         description="Compile YAML rule specifications into TripleA game XML, and import game XMLs into YAML.",
@@ -43,7 +56,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="load what was built in the real TripleA engine's parser")
     p.set_defaults(run=_run_build)
 
-    for module_name in _PLUGIN_MODULES:
+    wanted = [module for module, commands in _PLUGIN_COMMANDS.items() if command in commands]
+    if command not in ("import", "build") and not wanted:
+        wanted = list(_PLUGIN_COMMANDS)
+    for module_name in wanted:
         importlib.import_module(module_name).register(sub)
     return parser
 
@@ -62,7 +78,27 @@ def _run_build(args) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    """The program: a command given on the command line goes to the build server when one runs."""
+    if argv is None:
+        argv = sys.argv[1:]
+        if argv and argv[0] in SERVED_COMMANDS:
+            from .buildserver import run_on_server
+
+            try:
+                status = run_on_server(argv)
+            except KeyboardInterrupt:
+                print("interrupted", file=sys.stderr)
+                return 130
+            if status is not None:
+                return status
+    return run_command(argv)
+
+
+def run_command(argv: list[str]) -> int:
+    """One command in this process."""
+    from .diagnostics import EXIT_INTERNAL, DiagnosticError
+
+    args = build_parser(argv[0] if argv else None).parse_args(argv)
     try:
         return args.run(args)
     except DiagnosticError as err:

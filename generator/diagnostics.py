@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import NamedTuple
 
 # Exit statuses shared by every subcommand.
@@ -97,7 +98,13 @@ def display_path(path: str | os.PathLike) -> str:
 
 def closest(name: str, candidates) -> str:
     """A 'did you mean' suffix for hints, or an empty string."""
+    return _closest(name, tuple(candidates))
+
+
+@lru_cache(maxsize=512)
+def _closest(name: str, candidates: tuple) -> str:
+    # Cached: a warm process (watch, build server) meets the same unknown names on every rebuild.
     import difflib
 
-    match = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
+    match = difflib.get_close_matches(name, candidates, n=1, cutoff=0.6)
     return f"did you mean '{match[0]}'?" if match else ""

@@ -24,8 +24,8 @@ from functools import lru_cache
 from pathlib import Path
 
 import jinja2
-import yaml
 
+from .datacache import load_yaml_text
 from .diagnostics import Position, closest
 from .render import TEMPLATES_DIR, environment
 
@@ -33,7 +33,6 @@ RULES_DIR = TEMPLATES_DIR / "rules"
 _HEADER = re.compile(r"\A\{#---\n(.*?)\n---#\}\n?", re.S)
 _ROUNDS = re.compile(r"\A\d+(-(\d+|\+))?(:\d+(-(\d+|\+))?)*\Z")
 NO_DEFAULT = object()
-_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: headers are read every build
 
 # type -> (what the names refer to, is it a list)
 PARAM_TYPES = {
@@ -94,11 +93,19 @@ CONDITION_PARAMS = {
 
 
 def _load_macro(path: Path) -> Macro:
+    stat = path.stat()
+    return _read_macro(path, stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=1024)
+def _read_macro(path: Path, mtime_ns: int, size: int) -> Macro:
+    """A macro's header, read again only when its file changes (`watch` and the build server
+    rebuild many times in one process; Macro objects are never modified)."""
     text = path.read_text(encoding="utf-8")
     match = _HEADER.match(text)
     if not match:
         raise MacroError(f"{path}: a macro template starts with a {{#--- ... ---#}} header declaring its params")
-    header = yaml.load(match.group(1), Loader=_YAML_LOADER) or {}
+    header = load_yaml_text(match.group(1)) or {}
     params = {}
     for name, spec in (header.get("params") or {}).items():
         spec = spec or {}

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
-import os
 from functools import lru_cache
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 from markupsafe import Markup
 
 from . import model
+from .datacache import cache_folder
 from .model import Game
 
 MODEL_TYPES = frozenset(cls for _, cls in inspect.getmembers(model, inspect.isclass)
@@ -68,12 +68,8 @@ class _Sandbox(ImmutableSandboxedEnvironment):
 def _bytecode_cache() -> jinja2.BytecodeCache | None:
     """Compiled templates are kept between runs (keyed by the template's checksum), so a rebuild
     does not compile them again."""
-    folder = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "triplea-gen" / "jinja"
-    try:
-        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-    except OSError:
-        return None
-    return jinja2.FileSystemBytecodeCache(str(folder))
+    folder = cache_folder("jinja")
+    return jinja2.FileSystemBytecodeCache(str(folder)) if folder is not None else None
 
 
 @lru_cache(maxsize=None)
@@ -86,7 +82,7 @@ def environment(templates_dir: Path = TEMPLATES_DIR) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
-        auto_reload=False,
+        auto_reload=True,  # watch and the build server must see edited macro templates
     )
     env.globals.update(attrs=xml_attributes, cdata=cdata)
     return env

@@ -9,8 +9,7 @@ import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
-
+from ..datacache import load_yaml_text
 from .grammar import Checker, attachment_name_checker, compile_grammar
 
 ENGINES = ("1.9", "current")
@@ -133,8 +132,7 @@ class Catalog:
 
 
 def _load_yaml(name: str) -> dict:
-    with open(_HERE / name, "rb") as handle:
-        return yaml.load(handle, Loader=yaml.CSafeLoader)
+    return load_yaml_text((_HERE / name).read_text(encoding="utf-8"))
 
 
 def _grammar(value) -> object:

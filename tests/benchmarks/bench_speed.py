@@ -12,7 +12,8 @@ with those two added, so that the engine really parses the same content.
 
 Measured: validate, import and build of the Global 1940 games and the corpus's
 largest XMLs; the build of a Global 1940 mod (base plus overlay, validation
-included) and its rebuild after a one-number change; a synthetic game 10x the
+included) and its rebuild after a one-number change (as a new process, then as a new process
+while the build server runs, then inside a warm `watch` process); a synthetic game 10x the
 size of Global 1940 against the same generator at 1x (linear scaling, memory);
 and `triplea-gen --help` start-up."""
 from __future__ import annotations
@@ -60,9 +61,12 @@ rules:
 
 def installed_environment(env: dict | None = None) -> dict:
     """The environment of a normal installation: Python caches compiled bytecode (some sandboxes
-    switch that off with PYTHONDONTWRITEBYTECODE, which would add a compile to every run)."""
+    switch that off with PYTHONDONTWRITEBYTECODE, which would add a compile to every run).
+    Every command runs in its own process unless the figure is about the build server."""
     env = dict(os.environ if env is None else env)
     env.pop("PYTHONDONTWRITEBYTECODE", None)
+    if not env.pop("BENCH_USE_SERVER", None):
+        env["TRIPLEA_GEN_NO_SERVER"] = "1"
     return env
 
 
@@ -247,7 +251,28 @@ def bench_mod(table: Table, runs: int, temp: Path) -> None:
     table.add("mod", "rebuild after a one-number change",
               measure(CLI + ["build", str(spec), "-o", str(out)], runs, env=env,
                       prepare=lambda: spec.write_text(MOD_SPEC.format(cost=next(costs)))), engine)
+    bench_server_rebuild(table, runs, temp, engine, spec, out, costs)
     bench_warm_rebuild(table, runs, temp, engine)
+
+
+def bench_server_rebuild(table: Table, runs: int, temp: Path, engine: dict | None, spec: Path, out: Path,
+                         costs) -> None:
+    """The same rebuild as a new `triplea-gen build` process while `triplea-gen server` runs."""
+    runtime = temp / "rt"
+    runtime.mkdir()
+    env = dict(os.environ, TRIPLEA_MAPS=str(SHARED / "maps"), XDG_RUNTIME_DIR=str(runtime), BENCH_USE_SERVER="1")
+    subprocess.run(CLI + ["server", "start"], check=True, capture_output=True, env=installed_environment(env))
+    try:
+        table.add("mod", "the same rebuild, build server running",
+                  measure(CLI + ["build", str(spec), "-o", str(out)], runs, env=env,
+                          prepare=lambda: spec.write_text(MOD_SPEC.format(cost=next(costs)))), engine)
+        status = subprocess.run(CLI + ["server", "status"], capture_output=True, text=True,
+                                env=installed_environment(env), check=True)
+        if f"{runs + 1} job(s) served" not in status.stdout:
+            raise SystemExit(f"the builds did not all go to the server: {status.stdout}")
+        print(f"  ({status.stdout.split(';')[0].split(', ', 1)[1]})")
+    finally:
+        subprocess.run(CLI + ["server", "stop"], capture_output=True, env=installed_environment(env))
 
 
 WARM_REBUILD = """
