@@ -202,9 +202,9 @@ class BuildServer:
         return {"status": status, "output": chunks}
 
     def serve(self) -> None:
-        from .pipeline import keep_base_games
+        from .basecache import keep_in_memory
 
-        keep_base_games()
+        keep_in_memory()
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener:
             listener.bind(self.socket_path)
             os.chmod(self.socket_path, 0o600)

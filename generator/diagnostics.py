@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
 # Exit statuses shared by every subcommand.
 EXIT_OK = 0
@@ -27,12 +27,39 @@ class Position(NamedTuple):
         return self.file
 
 
+class LazyHint:
+    """A hint worked out when it is first shown: a 'did you mean' search takes time, and
+    the warnings of a mod's base game are only counted, never shown."""
+
+    __slots__ = ("_make", "_text")
+
+    def __init__(self, make: Callable[[], str]):
+        self._make, self._text = make, None
+
+    def __str__(self) -> str:
+        if self._text is None:
+            self._text = self._make()
+        return self._text
+
+    def __bool__(self) -> bool:
+        return bool(str(self))
+
+    def __eq__(self, other) -> bool:
+        return str(self) == str(other)
+
+    def __hash__(self) -> int:
+        return 0  # equal hints hash alike without working the text out (diagnostics are deduplicated by hash)
+
+    def __repr__(self) -> str:
+        return repr(str(self))
+
+
 @dataclass(frozen=True)
 class Diagnostic:
     code: str  # stable, e.g. TG001; documented in README
     message: str
     position: Position
-    hint: str = ""
+    hint: str | LazyHint = ""
     severity: str = "error"  # error | warning
 
     def format(self) -> str:
@@ -52,7 +79,7 @@ class Diagnostic:
             "severity": self.severity,
             "code": self.code,
             "message": self.message,
-            "hint": self.hint,
+            "hint": str(self.hint),
         }
 
 

@@ -6,19 +6,19 @@ checks can point at the user's YAML."""
 from __future__ import annotations
 
 import os
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from itertools import chain
 from pathlib import Path
 
 from lxml import etree
 
+from . import basecache
 from . import model as m
 from .diagnostics import Collector, Diagnostic, DiagnosticError, Position, display_path
 from .importer import import_tree
 from .overlay import is_mod, read_mod
 from .render import render_game
-from .safexml import parse_xml_bytes, parse_xml_file
+from .safexml import parse_xml_bytes, read_input
 from .notes import rules_notes_html
 from .rules import RuleRecord, expand_rules
 from .spec import ENGINES, SpecReader, read_game
@@ -98,41 +98,18 @@ def load_game(spec_path: str | os.PathLike) -> tuple[m.Game, list[Diagnostic]]:
     return loaded.game, loaded.warnings
 
 
-# Base games already imported, as pickles, when this process builds many times (watch, the build
-# server); None in a one-build process, which would only pay for the pickling.
-_kept_base_games: OrderedDict | None = None
-KEPT_BASE_GAMES = 4
-
-
-def keep_base_games() -> None:
-    global _kept_base_games
-    if _kept_base_games is None:
-        _kept_base_games = OrderedDict()
-
-
 def _load_base(path: Path) -> m.Game:
     if path.suffix in (".yaml", ".yml"):
         return load_spec(path).game  # not kept: a YAML base has inputs of its own (its base, macros)
-    key = None
-    if _kept_base_games is not None:
-        import pickle
+    shown = display_path(path)
 
-        stat = path.stat()
-        key = (str(path.resolve()), display_path(path), stat.st_mtime_ns, stat.st_size)
-        if key in _kept_base_games:
-            _kept_base_games.move_to_end(key)
-            # A fresh copy each time: the mod's changes are made to the model it gets.
-            return pickle.loads(_kept_base_games[key])
-    collector = Collector()
-    game = import_tree(parse_xml_file(path), display_path(path), collector)
-    collector.raise_if_errors()
-    if key is not None:
-        import pickle
+    def import_base(data: bytes) -> m.Game:
+        collector = Collector()
+        game = import_tree(parse_xml_bytes(data, shown), shown, collector)
+        collector.raise_if_errors()
+        return game
 
-        _kept_base_games[key] = pickle.dumps(game, protocol=pickle.HIGHEST_PROTOCOL)
-        while len(_kept_base_games) > KEPT_BASE_GAMES:
-            _kept_base_games.popitem(last=False)
-    return game
+    return basecache.load(path, shown, lambda: read_input(path), import_base)
 
 
 def compile_spec(spec_path: str | os.PathLike) -> CompiledGame:

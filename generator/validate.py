@@ -20,7 +20,7 @@ from lxml import etree
 
 from .catalog import AttachmentClass, OptionSpec, load_catalog, normalise_engine
 from .catalog.grammar import Problem, is_bool, java_int
-from .diagnostics import Collector, Diagnostic, Position, closest
+from .diagnostics import Collector, Diagnostic, LazyHint, Position, closest
 from .schema import check_schema
 
 CODES = {
@@ -878,8 +878,9 @@ class _GameChecker:
         if spec is None:
             if name not in self.custom_switches:
                 self.warning("TG181", f"no engine reads a game property called '{name}'; it does nothing",
-                             element, closest(name, catalog.properties)
-                             or "names are matched exactly; a condition's gameProperty may read custom ones")
+                             element, LazyHint(lambda: closest(name, catalog.properties)
+                                               or "names are matched exactly; a condition's gameProperty may "
+                                                  "read custom ones"))
             return name
         if self.engine not in spec.engines:
             self.warning("TG181", f"game property '{name}' does nothing in the {self.engine} engine", element,

@@ -54,9 +54,9 @@ def _build_once(spec: Path, outdir: str, base: Path | None) -> Path | None:
 
 
 def watch(spec_path: str, outdir: str, interval: float = 0.25, max_builds: int | None = None) -> int:
-    from .pipeline import keep_base_games
+    from .basecache import keep_in_memory
 
-    keep_base_games()
+    keep_in_memory()
     spec = Path(spec_path)
     print(f"[watch] {display_path(spec)} -> {outdir} (Ctrl-C stops)", flush=True)
     builds = 0
