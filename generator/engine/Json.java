@@ -9,10 +9,10 @@ import java.util.Map;
  * Maps are written in their own iteration order, so callers pass ordered maps for
  * deterministic output.
  */
-final class Json {
+public final class Json {
   private Json() {}
 
-  static String write(final Object value) {
+  public static String write(final Object value) {
     final StringBuilder out = new StringBuilder();
     append(out, value);
     return out.toString();

@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.reflect.Field;
 import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -113,7 +112,7 @@ final class PlayMode {
 
     // What ServerGame.startGame does before its endless loop, then its loop body, one step at a time.
     data.getProperties().set(ServerGame.GAME_HAS_BEEN_SAVED_PROPERTY, Boolean.TRUE);
-    invokePrivate(game, "startPersistentDelegates");
+    Reflection.invokePrivate(game, "startPersistentDelegates");
     final GameSequence sequence = data.getSequence();
     startRound = sequence.getRound();
     started = true;
@@ -127,7 +126,7 @@ final class PlayMode {
       final int round = sequence.getRound();
       log.setContext(round, sequence.getStep().getName());
       try {
-        invokePrivate(game, "runStep", false);
+        Reflection.invokePrivate(game, "runStep", false);
       } catch (final InvocationTargetException e) {
         log.record("fatal", unwrap(e));
         return "exception";
@@ -190,17 +189,6 @@ final class PlayMode {
     } catch (final ReflectiveOperationException | RuntimeException e) {
       return false;
     }
-  }
-
-  private static Object invokePrivate(final Object target, final String name, final Object... args)
-      throws ReflectiveOperationException {
-    final Class<?>[] types = new Class<?>[args.length];
-    for (int i = 0; i < args.length; i++) {
-      types[i] = args[i] instanceof Boolean ? boolean.class : args[i].getClass();
-    }
-    final Method method = target.getClass().getDeclaredMethod(name, types);
-    method.setAccessible(true);
-    return method.invoke(target, args);
   }
 
   private static Throwable unwrap(final Throwable error) {

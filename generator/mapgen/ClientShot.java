@@ -1,5 +1,8 @@
 package tripleagen.mapgen;
 
+import tripleagen.harness.Json;
+import tripleagen.harness.Reflection;
+
 import java.awt.Component;
 import java.awt.Frame;
 import java.awt.Point;
@@ -11,7 +14,6 @@ import java.io.FileInputStream;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -66,7 +68,7 @@ public final class ClientShot {
       status = 1;
     }
     report.put("errors", errors);
-    Files.write(new File(args[3]).toPath(), toJson(report).getBytes(StandardCharsets.UTF_8));
+    Files.write(new File(args[3]).toPath(), Json.write(report).getBytes(StandardCharsets.UTF_8));
     // The engine leaves non-daemon threads behind (messengers, AI helpers); do not wait for them.
     Runtime.getRuntime().halt(status);
   }
@@ -105,13 +107,13 @@ public final class ClientShot {
     // What ServerGame.startGame does before its endless loop, then the loop body one step at
     // a time, so that the game stops after the requested rounds.
     data.getProperties().set(ServerGame.GAME_HAS_BEEN_SAVED_PROPERTY, Boolean.TRUE);
-    invoke(game, "startPersistentDelegates");
+    Reflection.invokePrivate(game, "startPersistentDelegates");
     final GameSequence sequence = data.getSequence();
     final int firstRound = sequence.getRound();
     int steps = 0;
     while (sequence.getRound() < firstRound + rounds && !game.isGameOver()) {
       try {
-        invoke(game, "runStep", false);
+        Reflection.invokePrivate(game, "runStep", false);
       } catch (final java.lang.reflect.InvocationTargetException e) {
         errors.add("step " + sequence.getStep().getName() + ": " + describe(e.getCause()));
         break;
@@ -170,16 +172,6 @@ public final class ClientShot {
     return titles;
   }
 
-  private static Object invoke(final Object target, final String name, final Object... args) throws Exception {
-    final Class<?>[] types = new Class<?>[args.length];
-    for (int i = 0; i < args.length; i++) {
-      types[i] = args[i] instanceof Boolean ? boolean.class : args[i].getClass();
-    }
-    final Method method = target.getClass().getDeclaredMethod(name, types);
-    method.setAccessible(true);
-    return method.invoke(target, args);
-  }
-
   private static String describe(final Throwable e) {
     final StringWriter text = new StringWriter();
     e.printStackTrace(new PrintWriter(text));
@@ -189,45 +181,5 @@ public final class ClientShot {
       shortText.append(lines[i].trim()).append(i + 1 < Math.min(lines.length, 6) ? " | " : "");
     }
     return shortText.toString();
-  }
-
-  private static String toJson(final Object value) {
-    if (value == null) {
-      return "null";
-    }
-    if (value instanceof Boolean || value instanceof Number) {
-      return value.toString();
-    }
-    if (value instanceof Map) {
-      final StringBuilder out = new StringBuilder("{");
-      for (final Map.Entry<?, ?> entry : ((Map<?, ?>) value).entrySet()) {
-        if (out.length() > 1) {
-          out.append(", ");
-        }
-        out.append(toJson(String.valueOf(entry.getKey()))).append(": ").append(toJson(entry.getValue()));
-      }
-      return out.append("}").toString();
-    }
-    if (value instanceof List) {
-      final StringBuilder out = new StringBuilder("[");
-      for (final Object item : (List<?>) value) {
-        if (out.length() > 1) {
-          out.append(", ");
-        }
-        out.append(toJson(item));
-      }
-      return out.append("]").toString();
-    }
-    final StringBuilder out = new StringBuilder("\"");
-    for (final char ch : value.toString().toCharArray()) {
-      if (ch == '"' || ch == '\\') {
-        out.append('\\').append(ch);
-      } else if (ch < 0x20) {
-        out.append(String.format("\\u%04x", (int) ch));
-      } else {
-        out.append(ch);
-      }
-    }
-    return out.append("\"").toString();
   }
 }

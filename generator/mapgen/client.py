@@ -46,7 +46,9 @@ def client_problem() -> str | None:
 
 
 def _launcher_classes() -> Path:
-    return compile_java([Path(__file__).resolve().parent / "ClientShot.java"], "mapgen-client")
+    package = Path(__file__).resolve().parent.parent
+    return compile_java([package / "mapgen" / "ClientShot.java", package / "engine" / "Reflection.java",
+                         package / "engine" / "Json.java"], "mapgen-client")
 
 
 def run_client(map_folder: Path, game_file: str, out_dir: Path, rounds: int = 1, timeout: float = 300) -> ClientRun:
