@@ -26,7 +26,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -70,17 +69,29 @@ def installed_environment(env: dict | None = None) -> dict:
     return env
 
 
+# Runs one command and reports its wall time and peak memory. Linux carries a process's peak
+# resident memory over fork, so a command forked from this (large) benchmark process would report
+# at least the benchmark's own size; forked from this small launcher, it reports its own.
+LAUNCHER = """
+import os, subprocess, sys, time
+start = time.perf_counter()
+child = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL)
+_, status, usage = os.wait4(child.pid, 0)
+print(time.perf_counter() - start, usage.ru_maxrss, os.waitstatus_to_exitcode(status))
+"""
+
+
 def run_once(command: list[str], cwd: Path = REPO, env: dict | None = None) -> tuple[float, float]:
     """Wall seconds and peak RSS (MiB) of one child process."""
-    start = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=cwd,
-                               env=installed_environment(env))
-    _, status, usage = os.wait4(process.pid, 0)
-    elapsed = time.perf_counter() - start
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"failed: {' '.join(command)}\n{process.stderr.read().decode()[-2000:]}")
-    process.stderr.close()
-    return elapsed, usage.ru_maxrss / 1024
+    result = subprocess.run([sys.executable, "-c", LAUNCHER, *command], capture_output=True, text=True, cwd=cwd,
+                            env=installed_environment(env))
+    try:
+        elapsed, peak_kib, status = result.stdout.split()
+    except ValueError:
+        raise SystemExit(f"launcher failed: {result.stderr[-2000:]}") from None
+    if int(status) != 0:
+        raise SystemExit(f"failed: {' '.join(command)}\n{result.stderr[-2000:]}")
+    return float(elapsed), int(peak_kib) / 1024
 
 
 def measure(command: list[str], runs: int, cwd: Path = REPO, env: dict | None = None, prepare=None) -> dict:
