@@ -13,30 +13,32 @@ enter, serves only processes of that user, runs each job with the caller's worki
 environment and umask, and declines jobs (which then run in their own process) from another
 installation or Python, or once its own code has changed on disk.
 
-This module is imported by every `build`, so it imports nothing heavy at module level."""
+This module is imported by every `build` and `validate`: it imports what it needs to talk to a
+server only once a server's socket is there."""
 from __future__ import annotations
 
-import json
 import os
-import socket
 import stat
-import struct
 import sys
+from typing import TYPE_CHECKING
 
 from .cli import SERVED_COMMANDS
+
+if TYPE_CHECKING:
+    import socket
 
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 SOCKET_NAME = "build.sock"
 MAX_MESSAGE = 16 * 1024 * 1024
 DEFAULT_IDLE_MINUTES = 30.0
-_LENGTH = struct.Struct(">I")
+_LENGTH_BYTES = 4
 
 
 def server_folder() -> str | None:
     """Where the socket lives: a per-user folder in the runtime (or temporary) folder; None
     where Unix sockets are not available."""
-    if not hasattr(socket, "AF_UNIX") or not hasattr(os, "getuid"):
-        return None
+    if not hasattr(os, "getuid"):
+        return None  # no Unix sockets to speak of
     base = os.environ.get("XDG_RUNTIME_DIR") or os.environ.get("TMPDIR") or "/tmp"
     return os.path.join(base, f"triplea-gen-{os.getuid()}")
 
@@ -52,11 +54,15 @@ def is_private_folder(folder: str) -> bool:
 
 
 def _send(conn: socket.socket, message: dict) -> None:
+    import json
+
     body = json.dumps(message).encode("utf-8")
-    conn.sendall(_LENGTH.pack(len(body)) + body)
+    conn.sendall(len(body).to_bytes(_LENGTH_BYTES, "big") + body)
 
 
 def _receive(conn: socket.socket) -> dict:
+    import json
+
     def exactly(count: int) -> bytes:
         data = bytearray()
         while len(data) < count:
@@ -66,7 +72,7 @@ def _receive(conn: socket.socket) -> dict:
             data += chunk
         return bytes(data)
 
-    (length,) = _LENGTH.unpack(exactly(_LENGTH.size))
+    length = int.from_bytes(exactly(_LENGTH_BYTES), "big")
     if length > MAX_MESSAGE:
         raise ValueError(f"message of {length} bytes is over the limit")
     message = json.loads(exactly(length))
@@ -82,6 +88,10 @@ def _ask(message: dict, folder: str | None = None, timeout: float | None = None)
         return None
     path = os.path.join(folder, SOCKET_NAME)
     if not os.path.exists(path) or not is_private_folder(folder):
+        return None
+    import socket
+
+    if not hasattr(socket, "AF_UNIX"):
         return None
     try:
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
@@ -202,6 +212,8 @@ class BuildServer:
         return {"status": status, "output": chunks}
 
     def serve(self) -> None:
+        import socket
+
         from .basecache import keep_in_memory
 
         keep_in_memory()
@@ -233,6 +245,9 @@ class BuildServer:
 
 
 def _same_user(conn: socket.socket) -> bool:
+    import socket
+    import struct
+
     option = getattr(socket, "SO_PEERCRED", None)
     if option is None:
         return True  # the private folder is then the only guard

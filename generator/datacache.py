@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import marshal
 import os
+from functools import lru_cache
 from pathlib import Path
 
 import yaml
@@ -16,7 +17,13 @@ _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 def cache_folder(name: str) -> Path | None:
     """~/.cache/triplea-gen/NAME (or under $XDG_CACHE_HOME), private to the user; None if it cannot be made."""
-    folder = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "triplea-gen" / name
+    return _cache_folder(name, os.environ.get("XDG_CACHE_HOME") or "", os.environ.get("HOME") or "")
+
+
+@lru_cache(maxsize=64)
+def _cache_folder(name: str, cache_home: str, home: str) -> Path | None:
+    # Made once per process and place: a build asks for it once per data file it reads.
+    folder = Path(cache_home or Path(home or Path.home()) / ".cache") / "triplea-gen" / name
     try:
         folder.mkdir(parents=True, exist_ok=True, mode=0o700)
     except OSError:

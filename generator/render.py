@@ -94,6 +94,13 @@ def environment(templates_dir: Path = TEMPLATES_DIR) -> jinja2.Environment:
 
 
 @lru_cache(maxsize=None)
+def text_environment() -> jinja2.Environment:
+    """Sandboxed and without escaping: `{{ }}` expressions in spec values, whose results are plain
+    text in the model (escaped later, when the game is rendered)."""
+    return _Sandbox(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=True)
+
+
+@lru_cache(maxsize=None)
 def _game_environment() -> jinja2.Environment:
     """For the shipped templates/game/ only (render_game); nothing a spec brings is loaded here."""
     env = jinja2.Environment(bytecode_cache=_bytecode_cache("plain"), loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR)),

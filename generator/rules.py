@@ -23,15 +23,17 @@ from __future__ import annotations
 import itertools
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
+import jinja2
 from lxml import etree
 
 from . import model as m
 from .diagnostics import Collector, DiagnosticError, Position, closest
 from .fragments import merge_fragment, order_attachments
 from .macros import Macro, NameIndex, check_value, load_macros, macro_environment
-from .render import environment
+from .render import text_environment
 from .rule_helpers import Conditions, GameHelpers
 from .safexml import parse_xml_bytes
 from .spec import SpecReader
@@ -184,8 +186,14 @@ def _substitute(value, loop_vars: dict):
         return {_substitute(k, loop_vars): _substitute(v, loop_vars) for k, v in value.items()}
     if not isinstance(value, str) or "{{" not in value:
         return value
-    text = environment().from_string(value).render(**loop_vars)
+    text = _expression(value).render(**loop_vars)
     return int(text) if re.fullmatch(r"-?\d+", text) else text
+
+
+@lru_cache(maxsize=512)
+def _expression(text: str) -> jinja2.Template:
+    # Compiled once: a loop renders the same expressions for every value.
+    return text_environment().from_string(text)
 
 
 def _parameters(r: SpecReader, macro: Macro, data, pos: Position, loop_vars: dict, index: NameIndex,

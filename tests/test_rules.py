@@ -12,7 +12,7 @@ from lxml import etree
 from generator import model as m
 from generator.cli import main
 from generator.pipeline import load_spec
-from generator.rules import order_attachments
+from generator.rules import _substitute, order_attachments
 
 REPO = Path(__file__).resolve().parent.parent
 FRONTIER = REPO / "rules_yaml" / "frontier_1939.yaml"
@@ -125,6 +125,13 @@ rules:
     assert [name for name in record.generated if name.endswith("_Payer")] == [
         "triggerAttachment_S000_R08_Germans_2_Payer", "triggerAttachment_S000_R08_Germans_3_Payer",
         "triggerAttachment_S000_R08_Italians_2_Payer", "triggerAttachment_S000_R08_Italians_3_Payer"]
+
+
+def test_loop_values_are_substituted_as_plain_text():
+    """Characters XML escapes are escaped once, when the game is written, not by the substitution."""
+    loop = {"side": "Axis & <Friends>", "n": 2}
+    assert _substitute({"text": "{{ side }} win", "keys": ["{{ side }}", "{{ n + 1 }}"]}, loop) == \
+        {"text": "Axis & <Friends> win", "keys": ["Axis & <Friends>", 3]}
 
 
 def test_attachments_come_after_those_they_name():
