@@ -46,6 +46,18 @@ def xml_attributes(**attributes: str | None) -> Markup:
         f' {name}="{escape_attribute(value)}"' for name, value in attributes.items() if value is not None))
 
 
+def option_attributes(option: model.Option) -> Markup:
+    """xml_attributes(name=, value=, count=) of an attachment option, as a filter: a big game has
+    thousands of options, and Jinja calls a filter directly but a function through its call
+    machinery (a sixth of the time of rendering Global 1940)."""
+    text = f' name="{escape_attribute(option.name)}"'
+    if option.value is not None:
+        text += f' value="{escape_attribute(option.value)}"'
+    if option.count is not None:
+        text += f' count="{escape_attribute(option.count)}"'
+    return Markup(text)
+
+
 def cdata(text: str) -> Markup:
     """Element text; long texts such as notes stay readable as CDATA where that is safe."""
     if "]]>" in text or "\r" in text:
@@ -106,6 +118,7 @@ def _game_environment() -> jinja2.Environment:
     env = jinja2.Environment(bytecode_cache=_bytecode_cache("plain"), loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR)),
                              **_OPTIONS)
     env.globals.update(attrs=xml_attributes, cdata=cdata)
+    env.filters["option_attributes"] = option_attributes
     return env
 
 

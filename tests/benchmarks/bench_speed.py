@@ -1,12 +1,14 @@
 """Speed and memory of triplea-gen against the real engine (not part of the test run).
 
-    python3 tests/benchmarks/bench_speed.py [--runs 5] [--quick] [--json FILE]
+    python3 tests/benchmarks/bench_speed.py [--runs 7] [--quick] [--json FILE]
 
 Every figure is a whole process, run several times after one warm-up run, as on a
 normal installation (compiled bytecode cached): median wall time, spread (min-max)
 and peak resident memory. The yardstick is the TripleA 1.9 engine's own
 load of the same game (a cold JVM running its GameParser), measured in the same
-run; each triplea-gen figure is also given as a ratio to it. Files the 1.9 engine
+rounds as the triplea-gen commands it is compared with (each round runs every
+command of a group once, in turn); each triplea-gen figure is also given as a
+ratio to it. Files the 1.9 engine
 refuses only for version reasons (no <info version>, no <loader>) are loaded by it
 with those two added, so that the engine really parses the same content.
 
@@ -27,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Callable, NamedTuple
 
 REPO = Path(__file__).resolve().parents[2]
 SHARED = Path(os.environ.get("TRIPLEA_GEN_SHARED", REPO.parent / "shared"))
@@ -94,15 +97,29 @@ def run_once(command: list[str], cwd: Path = REPO, env: dict | None = None) -> t
     return float(elapsed), int(peak_kib) / 1024
 
 
-def measure(command: list[str], runs: int, cwd: Path = REPO, env: dict | None = None, prepare=None) -> dict:
-    if prepare:
-        prepare()
-    run_once(command, cwd, env)  # warm the file cache, compiled bytecode and template caches
-    samples = []
-    for _ in range(runs):
-        if prepare:
-            prepare()
-        samples.append(run_once(command, cwd, env))
+class Job(NamedTuple):
+    label: str
+    command: list[str]
+    cwd: Path = REPO
+    env: dict | None = None
+    prepare: Callable[[], None] | None = None  # run before each run, untimed
+
+
+def measure_together(jobs: list[Job], runs: int) -> dict[str, dict]:
+    """Each job once to warm caches, then `runs` rounds in which every job runs once in turn, so
+    that the engine and triplea-gen meet the same machine (a shared machine's speed drifts)."""
+    samples: dict[str, list] = {job.label: [] for job in jobs}
+    for round_number in range(runs + 1):
+        for job in jobs:
+            if job.prepare:
+                job.prepare()
+            sample = run_once(job.command, job.cwd, job.env)
+            if round_number:
+                samples[job.label].append(sample)
+    return {label: summary(values) for label, values in samples.items()}
+
+
+def summary(samples: list[tuple[float, float]]) -> dict:
     walls = [wall for wall, _ in samples]
     return {"median": statistics.median(walls), "min": min(walls), "max": max(walls),
             "rss": max(rss for _, rss in samples)}
@@ -134,7 +151,8 @@ def engine_loadable_copy(game: Path, folder: Path) -> Path:
     return copy
 
 
-def engine_load(game: Path, runs: int, folder: Path) -> dict | None:
+def engine_job(game: Path, folder: Path) -> Job | None:
+    """The 1.9 engine's own load of game (its GameParser in a cold JVM), or None without an engine."""
     if not engine_available():
         return None
     from generator.engine.harness import check_games, engine_parse_command
@@ -147,7 +165,7 @@ def engine_load(game: Path, runs: int, folder: Path) -> dict | None:
     home = folder / "engine-home"
     home.mkdir(exist_ok=True)
     command, cwd = engine_parse_command(loadable.resolve(), home)
-    return measure(command, runs, cwd=cwd)
+    return Job(ENGINE, command, cwd)
 
 
 def synthetic_game(scale: int) -> str:
@@ -235,55 +253,66 @@ class Table:
               f"{figures['rss']:7.1f} MiB  x engine {ratio}", flush=True)
 
 
+ENGINE = "engine load (1.9, cold JVM)"
+
+
+def add_group(table: Table, group: str, figures: dict[str, dict]) -> dict | None:
+    engine = figures.get(ENGINE)
+    for label, values in figures.items():
+        table.add(group, label, values, None if label == ENGINE else engine)
+    return engine
+
+
 def bench_game(table: Table, game: Path, runs: int, temp: Path) -> None:
     print(f"\n{game.name} ({game.stat().st_size / 1e6:.2f} MB)")
-    engine = engine_load(game, runs, temp)
-    table.add(game.name, "engine load (1.9, cold JVM)", engine, None)
     spec = temp / f"{game.stem}.yaml"
     subprocess.run(CLI + ["import", str(game), "-o", str(spec)], check=True, capture_output=True, cwd=REPO)
-    table.add(game.name, "validate", measure(CLI + ["validate", str(game)], runs), engine)
-    table.add(game.name, "import", measure(CLI + ["import", str(game), "-o", str(spec)], runs), engine)
-    table.add(game.name, "build (validation included)",
-              measure(CLI + ["build", str(spec), "-o", str(temp / "out"), "--engine", "current"], runs), engine)
+    jobs = [engine_job(game, temp),
+            Job("validate", CLI + ["validate", str(game)]),
+            Job("import", CLI + ["import", str(game), "-o", str(spec)]),
+            Job("build (validation included)", CLI + ["build", str(spec), "-o", str(temp / "out"), "--engine",
+                                                      "current"])]
+    add_group(table, game.name, measure_together([job for job in jobs if job], runs))
 
 
 def bench_mod(table: Table, runs: int, temp: Path) -> None:
+    """The mod's first build, its rebuild after a one-number change as a new process, and the same
+    with the build server running, alternating with the engine's load of the built mod."""
     print("\nGlobal 1940 mod (base ww2global40_2nd_edition.xml + overlay + 7 rules)")
-    env = dict(os.environ, TRIPLEA_MAPS=str(SHARED / "maps"))
-    spec = temp / "bench_mod.yaml"
-    spec.write_text(MOD_SPEC.format(cost=11))
-    out = temp / "mod-out"
-    run_once(CLI + ["build", str(spec), "-o", str(out)], env=env)
-    built = out / "world_war_ii_global" / "map" / "games" / "bench_mod.xml"
-    engine = engine_load(built, runs, temp)
-    table.add("mod", "engine load of the built mod", engine, None)
-    table.add("mod", "build of the mod", measure(CLI + ["build", str(spec), "-o", str(out)], runs, env=env), engine)
-    costs = iter(range(1000, 2000))
-    table.add("mod", "rebuild after a one-number change",
-              measure(CLI + ["build", str(spec), "-o", str(out)], runs, env=env,
-                      prepare=lambda: spec.write_text(MOD_SPEC.format(cost=next(costs)))), engine)
-    bench_server_rebuild(table, runs, temp, engine, spec, out, costs)
-    bench_warm_rebuild(table, runs, temp, engine)
-
-
-def bench_server_rebuild(table: Table, runs: int, temp: Path, engine: dict | None, spec: Path, out: Path,
-                         costs) -> None:
-    """The same rebuild as a new `triplea-gen build` process while `triplea-gen server` runs."""
     runtime = temp / "rt"
     runtime.mkdir()
-    env = dict(os.environ, TRIPLEA_MAPS=str(SHARED / "maps"), XDG_RUNTIME_DIR=str(runtime), BENCH_USE_SERVER="1")
-    subprocess.run(CLI + ["server", "start"], check=True, capture_output=True, env=installed_environment(env))
+    env = dict(os.environ, TRIPLEA_MAPS=str(SHARED / "maps"))
+    server_env = dict(env, XDG_RUNTIME_DIR=str(runtime), BENCH_USE_SERVER="1")
+    costs = iter(range(1000, 100000))
+    specs = {name: temp / f"{name}.yaml" for name in ("bench_mod", "bench_rebuild", "bench_server")}
+    for spec in specs.values():
+        spec.write_text(MOD_SPEC.format(cost=11))
+    out = temp / "mod-out"
+    run_once(CLI + ["build", str(specs["bench_mod"]), "-o", str(out)], env=env)
+    built = out / "world_war_ii_global" / "map" / "games" / "bench_mod.xml"
+    engine = engine_job(built, temp)
+
+    def one_number_change(spec: Path) -> Callable[[], None]:
+        return lambda: spec.write_text(MOD_SPEC.format(cost=next(costs)))
+
+    jobs = [engine,
+            Job("build of the mod", CLI + ["build", str(specs["bench_mod"]), "-o", str(out)], env=env),
+            Job("rebuild after a one-number change", CLI + ["build", str(specs["bench_rebuild"]), "-o", str(out)],
+                env=env, prepare=one_number_change(specs["bench_rebuild"])),
+            Job("the same rebuild, build server running", CLI + ["build", str(specs["bench_server"]), "-o", str(out)],
+                env=server_env, prepare=one_number_change(specs["bench_server"]))]
+    subprocess.run(CLI + ["server", "start"], check=True, capture_output=True, env=installed_environment(server_env))
     try:
-        table.add("mod", "the same rebuild, build server running",
-                  measure(CLI + ["build", str(spec), "-o", str(out)], runs, env=env,
-                          prepare=lambda: spec.write_text(MOD_SPEC.format(cost=next(costs)))), engine)
+        figures = measure_together([job for job in jobs if job], runs)
         status = subprocess.run(CLI + ["server", "status"], capture_output=True, text=True,
-                                env=installed_environment(env), check=True)
-        if f"{runs + 1} job(s) served" not in status.stdout:
-            raise SystemExit(f"the builds did not all go to the server: {status.stdout}")
-        print(f"  ({status.stdout.split(';')[0].split(', ', 1)[1]})")
+                                env=installed_environment(server_env), check=True)
     finally:
-        subprocess.run(CLI + ["server", "stop"], capture_output=True, env=installed_environment(env))
+        subprocess.run(CLI + ["server", "stop"], capture_output=True, env=installed_environment(server_env))
+    if f"{runs + 1} job(s) served" not in status.stdout:
+        raise SystemExit(f"the builds did not all go to the server: {status.stdout}")
+    engine_figures = add_group(table, "mod", figures)
+    print(f"  (build server: {status.stdout.split(';')[0].split(', ', 1)[1]})")
+    bench_warm_rebuild(table, runs, temp, engine_figures)
 
 
 WARM_REBUILD = """
@@ -321,13 +350,14 @@ def bench_scaling(table: Table, runs: int, temp: Path) -> None:
     for scale in (1, 10):
         spec = temp / f"synthetic_x{scale}.yaml"
         spec.write_text(synthetic_game(scale))
-        figures[scale] = measure(CLI + ["build", str(spec), "-o", str(temp / "synthetic")], runs)
+        figures[scale] = measure_together([Job("x", CLI + ["build", str(spec), "-o", str(temp / "synthetic")])],
+                                          runs)["x"]
         table.add("synthetic", f"build + validate, {scale}x", figures[scale], figures.get(1) if scale > 1 else None)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--quick", action="store_true", help="only ww2_g40_balanced.xml, the mod and --help")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args()
@@ -346,7 +376,7 @@ def main() -> None:
         if not args.quick:
             bench_scaling(table, max(3, args.runs // 2), temp)
         print("\nstart-up")
-        table.add("cli", "triplea-gen --help", measure(CLI + ["--help"], args.runs), None)
+        table.add("cli", "triplea-gen --help", measure_together([Job("x", CLI + ["--help"])], args.runs)["x"], None)
     if args.json:
         args.json.write_text(json.dumps(table.rows, indent=2))
 
