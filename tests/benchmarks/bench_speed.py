@@ -241,7 +241,8 @@ class Table:
     def __init__(self):
         self.rows: list[dict] = []
 
-    def add(self, group: str, label: str, figures: dict | None, yardstick: dict | None) -> None:
+    def add(self, group: str, label: str, figures: dict | None, yardstick: dict | None,
+            yardstick_name: str = "engine") -> None:
         if figures is None:
             return
         row = dict(group=group, label=label, **figures)
@@ -250,7 +251,7 @@ class Table:
         self.rows.append(row)
         ratio = f"{row['ratio']:.2f}" if "ratio" in row else "-"
         print(f"  {label:44} {figures['median']:7.3f} s  ({figures['min']:.3f}-{figures['max']:.3f})  "
-              f"{figures['rss']:7.1f} MiB  x engine {ratio}", flush=True)
+              f"{figures['rss']:7.1f} MiB  x {yardstick_name} {ratio}", flush=True)
 
 
 ENGINE = "engine load (1.9, cold JVM)"
@@ -352,7 +353,8 @@ def bench_scaling(table: Table, runs: int, temp: Path) -> None:
         spec.write_text(synthetic_game(scale))
         figures[scale] = measure_together([Job("x", CLI + ["build", str(spec), "-o", str(temp / "synthetic")])],
                                           runs)["x"]
-        table.add("synthetic", f"build + validate, {scale}x", figures[scale], figures.get(1) if scale > 1 else None)
+        table.add("synthetic", f"build + validate, {scale}x", figures[scale], figures.get(1) if scale > 1 else None,
+                  "1x")
 
 
 def main() -> None:
