@@ -11,13 +11,12 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
-import stat
 from collections import OrderedDict
 from pathlib import Path
 from typing import Callable
 
 from . import __version__
-from .datacache import cache_folder
+from .datacache import cache_folder, is_private_folder, write_quietly
 
 KEPT_IN_MEMORY = 4
 KEPT_ON_DISK = 16
@@ -42,12 +41,6 @@ def _code_stamp() -> str:
     return "|".join(stamps)
 
 
-def _private(folder: Path) -> bool:
-    # A pickle runs code when loaded: only read them from a folder nobody else can write to.
-    info = folder.stat()
-    return stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid() and not info.st_mode & 0o022
-
-
 def load(path: Path, shown: str, read: Callable[[], bytes], import_game: Callable[[bytes], object]):
     """The game model of the base XML at path: from memory, from disk, or by import_game(bytes)."""
     memory_key = None
@@ -59,8 +52,8 @@ def load(path: Path, shown: str, read: Callable[[], bytes], import_game: Callabl
             return pickle.loads(_in_memory[memory_key])
     data = read()
     folder = cache_folder("bases") if hasattr(os, "getuid") else None
-    if folder is not None and not _private(folder):
-        folder = None
+    if folder is not None and not is_private_folder(folder, closed_to=0o022):
+        folder = None  # a pickle runs code when loaded: only from a folder nobody else can write to
     digest = hashlib.sha256(b"\0".join([data, shown.encode("utf-8"), _code_stamp().encode("utf-8")])).hexdigest()
     stored = folder / f"{digest[:40]}.pickle" if folder is not None else None
     blob = None
@@ -84,12 +77,11 @@ def load(path: Path, shown: str, read: Callable[[], bytes], import_game: Callabl
 
 
 def _store(stored: Path, blob: bytes) -> None:
+    if not write_quietly(stored, blob):
+        return
     try:
-        temporary = stored.with_name(f"{stored.name}.{os.getpid()}.tmp")
-        temporary.write_bytes(blob)
-        os.replace(temporary, stored)
         kept = sorted(stored.parent.glob("*.pickle"), key=lambda p: p.stat().st_mtime_ns, reverse=True)
         for old in kept[KEPT_ON_DISK:]:
             old.unlink()
     except OSError:
-        pass  # a cache that cannot be written is no error
+        pass  # trimmed by the next build that can

@@ -18,7 +18,6 @@ server only once a server's socket is there."""
 from __future__ import annotations
 
 import os
-import stat
 import sys
 from typing import TYPE_CHECKING
 
@@ -41,16 +40,6 @@ def server_folder() -> str | None:
         return None  # no Unix sockets to speak of
     base = os.environ.get("XDG_RUNTIME_DIR") or os.environ.get("TMPDIR") or "/tmp"
     return os.path.join(base, f"triplea-gen-{os.getuid()}")
-
-
-def is_private_folder(folder: str) -> bool:
-    """Ours and closed to everybody else: otherwise somebody else's socket could receive our
-    command lines and environment."""
-    try:
-        info = os.lstat(folder)
-    except OSError:
-        return False
-    return stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid() and not info.st_mode & 0o077
 
 
 def _send(conn: socket.socket, message: dict) -> None:
@@ -87,9 +76,16 @@ def _ask(message: dict, folder: str | None = None, timeout: float | None = None)
     if folder is None:
         return None
     path = os.path.join(folder, SOCKET_NAME)
-    if not os.path.exists(path) or not is_private_folder(folder):
+    if not os.path.exists(path):
         return None
     import socket
+
+    from .datacache import is_private_folder
+
+    # Ours and closed to everybody else: otherwise somebody else's socket could receive our
+    # command lines and environment.
+    if not is_private_folder(folder):
+        return None
 
     if not hasattr(socket, "AF_UNIX"):
         return None
@@ -306,6 +302,8 @@ def run_server_command(args) -> int:
 
 
 def _prepare_folder(folder: str) -> str:
+    from .datacache import is_private_folder
+
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
     except OSError as err:

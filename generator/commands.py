@@ -2,15 +2,12 @@
 with the input are raised as DiagnosticError and printed by the CLI."""
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
-from . import model as m
-from .diagnostics import EXIT_ERRORS, EXIT_OK, EXIT_UNUSABLE, Collector, Diagnostic, DiagnosticError, display_path
-from .importer import import_tree
+from .diagnostics import EXIT_ERRORS, EXIT_OK, EXIT_UNUSABLE, Diagnostic, DiagnosticError, display_path
+from .importer import import_xml_file
 from .pipeline import CompiledGame, compile_spec
-from .safexml import parse_xml_file
 from .writer import safe_name, write_file_atomically, write_outputs
 from .yamlform import dump_game
 from .yamlio import load_yaml_file
@@ -32,32 +29,18 @@ def _print_spec_warnings(compiled: CompiledGame, diagnostics: list[Diagnostic]) 
               f"'triplea-gen validate {display_path(base)}' lists them", file=sys.stderr)
 
 
-def import_game_xml(xml_path: str | os.PathLike) -> tuple[m.Game, list[Diagnostic]]:
-    collector = Collector()
-    game = import_tree(parse_xml_file(xml_path), display_path(xml_path), collector)
-    collector.raise_if_errors()
-    return game, collector.diagnostics
-
-
 def import_command(xml_path: str, output: str) -> int:
-    game, warnings = import_game_xml(xml_path)
+    game, warnings = import_xml_file(xml_path)
     _print_warnings(warnings)
     written = write_file_atomically(output, dump_game(game).encode("utf-8"))
     print(display_path(written))
     return EXIT_OK
 
 
-def property_value(game: m.Game, name: str) -> str | None:
-    for prop in game.properties or []:
-        if prop.name == name:
-            return prop.value if prop.value is not None else prop.text
-    return None
-
-
 def output_files(compiled: CompiledGame) -> dict[str, bytes]:
     """Where a built game goes inside OUTDIR: <map>/map/games/<game>.xml, the layout of a map folder."""
     game = compiled.game
-    map_name = safe_name(property_value(game, "mapName") or game.info.name or "", "map").lower()
+    map_name = safe_name(game.property_value("mapName") or game.info.name or "", "map").lower()
     game_name = safe_name(Path(compiled.spec_path).stem)
     if game.geometry is not None:
         from .mapgen.folder import map_folder_files  # drawing needs Pillow and shapely; only maps pay for them
@@ -73,7 +56,7 @@ def notes_and_listing(compiled: CompiledGame, files: dict[str, bytes]) -> dict[s
     map_folder = xml_path.split("/", 1)[0]
     extra = {}
     if compiled.spec is not None and compiled.spec.rules:
-        extra[xml_path[:-len(".xml")] + ".notes.html"] = property_value(compiled.game, "notes").encode("utf-8")
+        extra[xml_path[:-len(".xml")] + ".notes.html"] = compiled.game.property_value("notes").encode("utf-8")
     listing = f"{map_folder}/map.yml"
     if listing not in files:
         extra[listing] = map_listing(compiled, map_folder, xml_path.rsplit("/", 1)[1]).encode("utf-8")

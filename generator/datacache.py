@@ -1,34 +1,56 @@
 """Parsed YAML of the data files every build reads (the option catalog, macro headers), kept
 between runs in the user's cache folder, keyed by a hash of the text: loading it back takes a
 small fraction of the time libyaml needs to parse it. Data that marshal cannot hold (dates,
-say) is simply not kept, and a cache that cannot be written is no error."""
+say) is simply not kept, and a cache that cannot be written is no error. Also the two
+checks every cache and the build server's socket folder share.
+
+Imported by the build server's client too, so it imports yaml only when it parses."""
 from __future__ import annotations
 
 import hashlib
 import marshal
 import os
+import stat
 from functools import lru_cache
 from pathlib import Path
-
-import yaml
-
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def cache_folder(name: str) -> Path | None:
     """~/.cache/triplea-gen/NAME (or under $XDG_CACHE_HOME), private to the user; None if it cannot be made."""
-    return _cache_folder(name, os.environ.get("XDG_CACHE_HOME") or "", os.environ.get("HOME") or "")
+    folder = _cache_path(name, os.environ.get("XDG_CACHE_HOME") or "", os.environ.get("HOME") or "")
+    if not folder.is_dir():  # made again if removed while a long-lived process (watch, server) runs
+        try:
+            folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        except OSError:
+            return None
+    return folder
 
 
 @lru_cache(maxsize=64)
-def _cache_folder(name: str, cache_home: str, home: str) -> Path | None:
-    # Made once per process and place: a build asks for it once per data file it reads.
-    folder = Path(cache_home or Path(home or Path.home()) / ".cache") / "triplea-gen" / name
+def _cache_path(name: str, cache_home: str, home: str) -> Path:
+    # Worked out once per process and place: a build asks once per data file it reads.
+    return Path(cache_home or Path(home or Path.home()) / ".cache") / "triplea-gen" / name
+
+
+def is_private_folder(folder: str | os.PathLike, closed_to: int = 0o077) -> bool:
+    """A folder (not a link) of this user that nobody else may do `closed_to` in (default: anything)."""
     try:
-        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        info = os.lstat(folder)
     except OSError:
-        return None
-    return folder
+        return False
+    return stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid() and not info.st_mode & closed_to
+
+
+def write_quietly(path: Path, blob: bytes) -> bool:
+    """Replace path with blob in one step (a temporary file, then a rename); False if it cannot be written."""
+    temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    try:
+        temporary.write_bytes(blob)
+        os.replace(temporary, path)
+    except OSError:
+        temporary.unlink(missing_ok=True)
+        return False
+    return True
 
 
 def load_yaml_text(text: str):
@@ -40,13 +62,12 @@ def load_yaml_text(text: str):
             return marshal.loads(path.read_bytes())
         except (OSError, EOFError, ValueError, TypeError):
             pass
-    data = yaml.load(text, Loader=_LOADER)
+    import yaml
+
+    data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     if path is not None:
         try:
-            blob = marshal.dumps(data)
-            temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-            temporary.write_bytes(blob)
-            os.replace(temporary, path)
-        except (OSError, ValueError):
-            pass
+            write_quietly(path, marshal.dumps(data))
+        except ValueError:
+            pass  # marshal cannot hold it
     return data

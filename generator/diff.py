@@ -9,7 +9,6 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from . import model as m
-from .diagnostics import Collector, display_path
 
 SECTIONS = ("game", "players", "map", "units", "production", "technology", "turn order", "rules and triggers",
             "setup", "properties")
@@ -29,12 +28,9 @@ def load_game_any(path: str | os.PathLike) -> m.Game:
         from .pipeline import compile_spec
 
         return compile_spec(path).game  # with rules expanded and notes added, as the build writes it
-    from .importer import import_tree
-    from .safexml import parse_xml_file
+    from .importer import import_xml_file
 
-    collector = Collector()
-    game = import_tree(parse_xml_file(path), display_path(path), collector)
-    collector.raise_if_errors()
+    game, _ = import_xml_file(path)
     return game
 
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 from lxml import etree
 
 from . import model as m
-from .diagnostics import Collector, Position
+from .diagnostics import Collector, Diagnostic, Position, display_path
 from .progress import progress
+from .safexml import parse_xml_bytes, read_input
 
 _KNOWN_ATTRIBUTES = {
     "info": {"name", "version"},
@@ -100,6 +101,19 @@ class XmlReader:
                                  f"every <{element.tag}> needs {name}=")
             return ""
         return value
+
+
+def import_xml_file(path) -> tuple[m.Game, list[Diagnostic]]:
+    """A whole game XML into the model, with its warnings; raises with every error."""
+    return import_xml_bytes(read_input(path), display_path(path))
+
+
+def import_xml_bytes(data: bytes, shown: str) -> tuple[m.Game, list[Diagnostic]]:
+    """import_xml_file of a file already read, shown in messages as `shown`."""
+    collector = Collector()
+    game = import_tree(parse_xml_bytes(data, shown), shown, collector)
+    collector.raise_if_errors()
+    return game, collector.diagnostics
 
 
 def import_tree(tree: etree._ElementTree, source: str, collector: Collector,

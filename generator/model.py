@@ -311,3 +311,13 @@ class Game:
     # Map geometry from the spec's `map:` section (generator.mapgen), when the spec defines a new map.
     geometry: object | None = field(default=None, compare=False, repr=False)
     pos: Position | None = _pos()
+
+    def find_property(self, name: str) -> Property | None:
+        return next((p for p in self.properties or [] if p.name == name), None)
+
+    def property_value(self, name: str) -> str | None:
+        """A property's value attribute, else its <value> text; None if the game lacks it."""
+        prop = self.find_property(name)
+        if prop is None:
+            return None
+        return prop.value if prop.value is not None else prop.text

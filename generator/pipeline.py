@@ -15,7 +15,7 @@ from lxml import etree
 from . import basecache
 from . import model as m
 from .diagnostics import Collector, Diagnostic, DiagnosticError, Position, display_path
-from .importer import import_tree
+from .importer import import_xml_bytes
 from .overlay import is_mod, read_mod
 from .render import render_game
 from .safexml import parse_xml_bytes, read_input
@@ -102,14 +102,7 @@ def _load_base(path: Path) -> m.Game:
     if path.suffix in (".yaml", ".yml"):
         return load_spec(path).game  # not kept: a YAML base has inputs of its own (its base, macros)
     shown = display_path(path)
-
-    def import_base(data: bytes) -> m.Game:
-        collector = Collector()
-        game = import_tree(parse_xml_bytes(data, shown), shown, collector)
-        collector.raise_if_errors()
-        return game
-
-    return basecache.load(path, shown, lambda: read_input(path), import_base)
+    return basecache.load(path, shown, lambda: read_input(path), lambda data: import_xml_bytes(data, shown)[0])
 
 
 def compile_spec(spec_path: str | os.PathLike) -> CompiledGame:
@@ -126,7 +119,7 @@ def add_rules_to_notes(loaded: LoadedSpec) -> None:
     game = loaded.game
     html = rules_notes_html(game.info.name or loaded.path.stem, game.info.version,
                             loaded.base_path.name if loaded.base_path else None, loaded.rules)
-    notes = next((p for p in game.properties or [] if p.name == "notes"), None)
+    notes = game.find_property("notes")
     if notes is None:
         notes = m.Property("notes")
         game.properties = (game.properties if game.properties is not None else []) + [notes]
@@ -177,9 +170,12 @@ def _line_positions(tree: etree._ElementTree, game: m.Game) -> dict[int, Positio
         "resourceGiven": init.resources or [], "relationship": init.relationships or [],
         "property": game.properties or [],
     }
+    elements: dict[str, list] = {tag: [] for tag in by_tag}
+    for element in tree.getroot().iter(*by_tag):  # one walk over the document, not one per tag
+        elements[element.tag].append(element)
     positions: dict[int, Position] = {}
     for tag, entities in by_tag.items():
-        for element, entity in zip(tree.getroot().iter(tag), entities):
+        for element, entity in zip(elements[tag], entities):
             if entity.pos is not None:
                 positions[element.sourceline] = entity.pos
     return positions

@@ -32,7 +32,8 @@ from lxml import etree
 from . import model as m
 from .diagnostics import Collector, DiagnosticError, Position, closest
 from .fragments import merge_fragment, order_attachments
-from .macros import Macro, NameIndex, check_value, load_macros, macro_environment
+from .macros import Macro, NameIndex, check_value, identifier, load_macros, macro_environment
+from .overlay import apply_changes
 from .render import text_environment
 from .rule_helpers import Conditions, GameHelpers
 from .safexml import parse_xml_bytes
@@ -144,8 +145,6 @@ def _expand_rule(r: SpecReader, body, pos: Position, game: m.Game, macros: dict[
 
 def _apply_rule_changes(r: SpecReader, body, game: m.Game, index: NameIndex) -> None:
     """A rule's own remove:/add:/change:, in the mod's order, so the rule records what enforces it."""
-    from .overlay import apply_changes
-
     apply_changes(r, game, {key: body[key] for key in RULE_OVERLAY_KEYS if key in body}, body.position_of)
     index.add("territory", (t.name for t in game.territories))
     index.add("player", (p.name for p in game.players))
@@ -231,8 +230,7 @@ def _parameters(r: SpecReader, macro: Macro, data, pos: Position, loop_vars: dic
 
 def _rule_key(rule_id: str, loop_vars: dict) -> str:
     """A readable, deterministic name part for what a rule generates, e.g. S000_R08_Japanese_3."""
-    parts = [rule_id] + [str(v) for v in loop_vars.values()]
-    return re.sub(r"[^A-Za-z0-9]+", "_", "_".join(parts)).strip("_")
+    return identifier("_".join([rule_id, *map(str, loop_vars.values())]))
 
 
 def _render(r: SpecReader, macro: Macro, values: dict, key: str, rule_id: str, game: m.Game,

@@ -65,7 +65,7 @@ class SpecReader:
     def mapping(self, data, what: str, pos: Position, allowed=None) -> LocatedDict | None:
         if data is None:
             empty = LocatedDict()
-            empty.pos, empty.key_pos = pos, {}
+            empty.pos = pos
             return empty
         if not isinstance(data, dict):
             self.error("TG031", f"{what} must be a mapping (key: value), not {_kind(data)}", pos,
@@ -85,7 +85,7 @@ class SpecReader:
     def sequence(self, data, what: str, pos: Position) -> LocatedList | None:
         if data is None:
             empty = LocatedList()
-            empty.pos, empty.item_pos = pos, []
+            empty.pos = pos
             return empty
         if not isinstance(data, list):
             self.error("TG031", f"{what} must be a list, not {_kind(data)}", pos, f"write {what} as '- item' lines")

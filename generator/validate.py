@@ -20,7 +20,7 @@ from lxml import etree
 
 from .catalog import load_catalog, normalise_engine
 from .catalog.grammar import is_bool, java_int
-from .diagnostics import Collector, Diagnostic, LazyHint, Position, closest
+from .diagnostics import Collector, Diagnostic, LazyHint, Position, closest, display_path
 from .schema import check_schema
 from .validate_attachments import Attachment, AttachmentChecks
 
@@ -74,10 +74,12 @@ CODES = {
 }
 
 _KIND_CODES = {"unit": "TG122", "territory": "TG120", "resource": "TG123", "player": "TG121",
-               "relType": "TG124", "effect": "TG125", "tech": "TG126", "delegate": "TG127"}
+               "relType": "TG124", "effect": "TG125", "tech": "TG126", "delegate": "TG127",
+               "frontier": "TG128", "repairFrontier": "TG128", "rule": "TG129", "repairRule": "TG129"}
 _KIND_WORDS = {"unit": "unit type", "territory": "territory", "resource": "resource", "player": "player",
                "relType": "relationship type", "effect": "territory effect", "tech": "technology",
-               "delegate": "delegate"}
+               "delegate": "delegate", "frontier": "production frontier", "repairFrontier": "repair frontier",
+               "rule": "production rule", "repairRule": "repair rule"}
 _CONDITION_NAME_IN_TEXT = re.compile(r"[A-Za-z0-9_]*(?:objective|condition|trigger)Attachment[A-Za-z0-9_]*")
 _VERSION_TEXT = re.compile(r"[0-9]+(?:\.[0-9]+)*\Z")
 _NUMBERS = re.compile(r"[0-9]+")
@@ -99,7 +101,6 @@ def validate_tree(tree: etree._ElementTree, *, engine: str = "current", source: 
 
 
 def validate_file(path: str | os.PathLike, *, engine: str = "current", map_dir=None) -> list[Diagnostic]:
-    from .diagnostics import display_path
     from .safexml import parse_xml_file
 
     tree = parse_xml_file(path)
@@ -126,7 +127,7 @@ class _GameChecker(AttachmentChecks):
         self.variables: dict[str, list[str]] = {}  # "$X$" -> values
         # attachment bookkeeping
         self.defined: dict[str, list[tuple[str, str]]] = {}  # name -> [(class, type)] so far
-        self.all_attachments: dict[str, list[tuple[str, str, etree._Element]]] = {}
+        self.first_element: dict[str, etree._Element] = {}  # attachment name -> its first element
         self.current: Attachment | None = None  # the attachment whose options are being checked
         self.current_class: str | None = None
         self.attached: dict[tuple[str, str, str], etree._Element] = {}  # (type, attachTo, name)
@@ -415,24 +416,16 @@ class _GameChecker(AttachmentChecks):
                                    f"'{rule.get('name')}'", result,
                                    closest(target, self.names["unit"] | self.names["resource"])
                                    or "declare the unit type or resource first")
-        for tag, child, kind, rule_kind, what in (
-                ("productionFrontier", "frontierRules", "frontier", "rule", "production rule"),
-                ("repairFrontier", "repairRules", "repairFrontier", "repairRule", "repair rule")):
+        for tag, child, kind, rule_kind in (("productionFrontier", "frontierRules", "frontier", "rule"),
+                                            ("repairFrontier", "repairRules", "repairFrontier", "repairRule")):
             for frontier in production.iterfind(tag):
                 self.declare(kind, frontier.get("name", ""), frontier, tag)
                 for entry in frontier.iterfind(child):
-                    name = entry.get("name", "")
-                    if name and name not in self.names[rule_kind]:
-                        self.error("TG129", f"unknown {what} '{name}' in {tag} '{frontier.get('name')}'", entry,
-                                   closest(name, self.names[rule_kind]) or f"declare the {what} first")
-        for tag, kind, what in (("playerProduction", "frontier", "production frontier"),
-                                ("playerRepair", "repairFrontier", "repair frontier")):
+                    self.require(rule_kind, entry.get("name", ""), entry, f"{tag} '{frontier.get('name')}'")
+        for tag, kind in (("playerProduction", "frontier"), ("playerRepair", "repairFrontier")):
             for element in production.iterfind(tag):
                 self.require("player", element.get("player", ""), element, f"<{tag}>")
-                frontier = element.get("frontier", "")
-                if frontier and frontier not in self.names[kind]:
-                    self.error("TG128", f"unknown {what} '{frontier}'", element,
-                               closest(frontier, self.names[kind]) or f"declare the {what} first")
+                self.require(kind, element.get("frontier", ""), element)
 
     def check_technology(self, technology):
         predefined = self.catalog.predefined_techs

@@ -123,8 +123,7 @@ class AttachmentChecks:
         for element, legacy in self.attachment_elements():
             attachments.extend(self.expand(element, legacy))
         for attachment in attachments:
-            simple = attachment.java_class.rpartition(".")[2]
-            self.all_attachments.setdefault(attachment.name, []).append((simple, attachment.type, attachment.element))
+            self.first_element.setdefault(attachment.name, attachment.element)
         for attachment in attachments:
             self.check_attachment(attachment)
 
@@ -230,10 +229,7 @@ class AttachmentChecks:
         name = _decapitalize(raw_name)
         if self.engine == "current":
             name = self.catalog.legacy_option_names.get(name.lower(), name)
-        spec = cls.options.get(name)
-        if spec is not None and self.engine not in spec.engines:
-            return name, None
-        return name, spec
+        return name, cls.option(name, self.engine)
 
     def unknown_option(self, cls, raw_name, name, spec, element, attachment):
         where = f"{cls.name} '{attachment.name}'"
@@ -333,8 +329,8 @@ class AttachmentChecks:
         target = self.catalog.classes.get(class_name)
         if target is None:
             return
-        target_spec = target.options.get(property_name)
-        if target_spec is None or self.engine not in target_spec.engines or target_spec.rejected:
+        target_spec = target.option(property_name, self.engine)
+        if target_spec is None or target_spec.rejected:
             self.warning("TG149", f"{name} changes '{property_name}', which {class_name} does not have; "
                          f"the trigger fails when it fires (trigger '{attachment.name}')", element,
                          closest(property_name, target.option_names(self.engine))
@@ -357,9 +353,9 @@ class AttachmentChecks:
                 return None
             return Problem("TG132", f"'{name}' is a {defined[0][0]}, not a {wanted_class}",
                            f"name a {wanted_class} here")
-        later = self.all_attachments.get(name)
-        if later:
-            line = later[0][2].sourceline
+        later = self.first_element.get(name)
+        if later is not None:
+            line = later.sourceline
             return Problem("TG131", f"{kind} '{name}' is used before it is defined (line {line})",
                            "move its attachment above this one: the engine resolves names in document order")
         candidates = [n for n, defs in self.defined.items() if any(c == wanted_class for c, _ in defs)]

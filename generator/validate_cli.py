@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-EXIT_OK, EXIT_ERRORS = 0, 1
+from .diagnostics import EXIT_ERRORS, EXIT_OK
 
 
 def register(subparsers) -> None:
@@ -24,28 +24,20 @@ def register(subparsers) -> None:
 
 
 def run_validate(args) -> int:
-    from .diagnostics import display_path
-    from .validate import validate_tree
+    from .diagnostics import Diagnostic, display_path
+    from .validate import validate_file, validate_tree
 
     path = args.path
     source = display_path(path)
-    spec_warnings = []
     if path.endswith((".yaml", ".yml")):
         from .pipeline import compile_spec
 
         compiled = compile_spec(path)
-        tree, position_of = compiled.tree, compiled.position_of
-        spec_warnings = list(getattr(compiled, "warnings", []) or [])
+        diagnostics = validate_tree(compiled.tree, engine=args.engine, source=source,
+                                    position_of=compiled.position_of, map_dir=args.map_dir)
+        diagnostics = sorted(compiled.warnings + diagnostics, key=Diagnostic.sort_key)
     else:
-        from .safexml import parse_xml_file
-
-        tree, position_of = parse_xml_file(path), None
-    diagnostics = validate_tree(tree, engine=args.engine, source=source, position_of=position_of,
-                                map_dir=args.map_dir)
-    if spec_warnings:
-        from .diagnostics import Diagnostic
-
-        diagnostics = sorted(spec_warnings + diagnostics, key=Diagnostic.sort_key)
+        diagnostics = validate_file(path, engine=args.engine, map_dir=args.map_dir)
     errors = sum(1 for d in diagnostics if d.severity == "error")
     warnings = len(diagnostics) - errors
     if args.format == "json":

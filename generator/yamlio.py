@@ -77,36 +77,13 @@ class LocatedList(_Located, list):
         self._source = "<yaml>"
         self._item_marks = []
 
-    @property
-    def item_pos(self) -> list[Position]:
-        return [_mark_position(self._source, mark) for mark in self._item_marks]
-
-    @item_pos.setter
-    def item_pos(self, value: list[Position]) -> None:
-        self._item_marks = [_PositionMark(p) for p in value]
-
     def position_of(self, index: int) -> Position:
         if index < len(self._item_marks):
             return _mark_position(self._source, self._item_marks[index])
         return self.pos
 
 
-class _PositionMark:
-    """A Position given back where a parser mark is expected."""
-
-    __slots__ = ("position",)
-
-    def __init__(self, position: Position):
-        self.position = position
-
-
-def position(data, source_pos: Position) -> Position:
-    return getattr(data, "pos", source_pos)
-
-
 def _mark_position(source: str, mark) -> Position:
-    if isinstance(mark, _PositionMark):
-        return mark.position
     return Position(source, mark.line + 1, mark.column + 1)
 
 

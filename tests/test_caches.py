@@ -36,16 +36,16 @@ def base_xml(tmp_path: Path) -> Path:
 
 def imports_counted(monkeypatch) -> list[str]:
     """Every import of an XML base by the pipeline (parse and import_tree), by source name."""
-    from generator import pipeline
+    from generator import importer
 
     calls = []
-    original = pipeline.import_tree
+    original = importer.import_tree
 
     def counting(tree, source, collector):
         calls.append(source)
         return original(tree, source, collector)
 
-    monkeypatch.setattr(pipeline, "import_tree", counting)
+    monkeypatch.setattr(importer, "import_tree", counting)
     return calls
 
 

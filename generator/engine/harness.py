@@ -17,6 +17,7 @@ import zipfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from ..datacache import cache_folder
 from ..diagnostics import EXIT_ERRORS, EXIT_OK, EXIT_UNUSABLE, Diagnostic, DiagnosticError, Position, display_path
 from .install import engine_jar
 
@@ -145,11 +146,6 @@ def _java_sources() -> list[Path]:
     return sorted(Path(__file__).resolve().parent.glob("*.java"))
 
 
-def _cache_root(kind: str = "engine") -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "triplea-gen" / kind
-
-
 def _harness_key(jar: Path, sources: list[Path]) -> str:
     """Changes whenever the compiled classes could be stale: sources, engine jar or JDK."""
     digest = hashlib.sha256()
@@ -169,10 +165,13 @@ def compile_java(sources: list[Path], kind: str) -> Path:
     Race-safe without locks: each compiler writes a private temporary folder and
     renames it into place; whoever renames second throws its copy away."""
     jar = _require_engine()
-    target = _cache_root(kind) / _harness_key(jar, sources)
+    folder = cache_folder(kind)
+    if folder is None:
+        raise _error("TG302", f"cannot create the cache folder for compiled classes ({kind})", "triplea-gen",
+                     "check that $XDG_CACHE_HOME (or ~/.cache) is writable")
+    target = folder / _harness_key(jar, sources)
     if target.is_dir():
         return target
-    target.parent.mkdir(parents=True, exist_ok=True)
     building = Path(tempfile.mkdtemp(prefix=".building-", dir=target.parent))
     try:
         command = ["javac", "-nowarn", "-encoding", "UTF-8", "-d", str(building),

@@ -30,13 +30,6 @@ LAYOUT_WORDS = {"hexes": "hex", "squares": "square grid", "sites": "region", "po
 BUILDING_OPTIONS = ("isFactory", "isInfrastructure", "canProduceUnits", "isConstruction")
 
 
-def property_value(game: m.Game, name: str) -> str | None:
-    for prop in game.properties or []:
-        if prop.name == name:
-            return prop.value if prop.value is not None else prop.text
-    return None
-
-
 def territory_options(game: m.Game, option: str) -> dict[str, str]:
     """An option of every territoryAttachment, by territory (the last one wins, as in the engine)."""
     values = {}
@@ -71,8 +64,8 @@ def layouts(geometry: MapGeometry, production: dict[str, int]) -> dict[str, Layo
 
 def check_game_fits_map(game: m.Game, geometry: MapGeometry, map_name: str) -> None:
     problems = []
-    declared = property_value(game, "mapName")
-    props_pos = next((p.pos for p in game.properties or [] if p.name == "mapName"), None) or game.pos
+    declared = game.property_value("mapName")
+    props_pos = getattr(game.find_property("mapName"), "pos", None) or game.pos
     if declared != map_name:
         problems.append(Diagnostic(
             MAP_OUTPUT, "a game with a generated map needs the property mapName set to its folder name "
@@ -185,7 +178,7 @@ def map_folder_files(game: m.Game, map_name: str, game_file: str, xml_bytes: byt
 
 
 def _description(game: m.Game, geometry: MapGeometry) -> str:
-    notes = property_value(game, "notes")
+    notes = game.property_value("notes")
     return environment().get_template("map/description.html.j2").render(
         title=game.info.name or "", layout=LAYOUT_WORDS[geometry.layout], land=sum(1 for r in geometry.regions if not r.water),
         sea=sum(1 for r in geometry.regions if r.water), players=[p.name for p in game.players],
