@@ -60,7 +60,7 @@ def merge_fragment(r: SpecReader, tree: etree._ElementTree, game: m.Game, pos: P
     for element in [p for p in root.iter("property") if p.get("mode") == "merge"]:
         # a macro that needs a game option switched on keeps the base's own declaration of it
         element.getparent().remove(element)
-        existing = next((p for p in game.properties or [] if p.name == element.get("name")), None)
+        existing = game.find_property(element.get("name"))
         if existing is not None:
             existing.value, existing.text = element.get("value"), None
         else:
@@ -77,13 +77,8 @@ def merge_fragment(r: SpecReader, tree: etree._ElementTree, game: m.Game, pos: P
     _give_every_trigger_a_condition(game, fragment, pos)
     add_fragment(game, fragment)
     generated += [a.name for a in fragment.attachments or []]
-    index.add("attachment", (a.name for a in fragment.attachments or []))
-    index.add("player", (p.name for p in fragment.players))
-    index.add("territory", (t.name for t in fragment.territories))
-    index.add("unit type", (u.name for u in fragment.units or []))
-    index.add("step", (s.name for s in game.steps or []))
-    index.add("relationship type", (t.name for t in fragment.relationship_types or []))
-    index.add("resource", (res.name for res in fragment.resources or []))
+    index.add_game(fragment)
+    index.add("step", (s.name for s in game.steps or []))  # its new steps stand in the game's sequence
     return generated
 
 

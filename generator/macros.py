@@ -148,20 +148,32 @@ def identifier(text) -> str:
     return re.sub(r"[^A-Za-z0-9]+", "_", str(text)).strip("_")
 
 
+# The names each parameter kind may refer to, as declared in a game (or a fragment of one).
+_NAMES_IN = {
+    "player": lambda game: (p.name for p in game.players),
+    "territory": lambda game: (t.name for t in game.territories),
+    "unit type": lambda game: (u.name for u in game.units or []),
+    "step": lambda game: (s.name for s in game.steps or []),
+    "resource": lambda game: (r.name for r in game.resources or []),
+    "relationship type": lambda game: (r.name for r in game.relationship_types or []),
+    "attachment": lambda game: (a.name for a in game.attachments or []),
+}
+
+
 class NameIndex:
     """The names a macro parameter may refer to, indexed once per build."""
 
     def __init__(self, game):
-        self.names = {
-            "player": {p.name for p in game.players} | {"Neutral"},
-            "territory": {t.name for t in game.territories},
-            "unit type": {u.name for u in game.units or []},
-            "step": {s.name for s in game.steps or []},
-            "resource": {r.name for r in game.resources or []},
-            "relationship type": {r.name for r in game.relationship_types or []} | {
-                "self_relation", "null_relation", "default_war_relation", "default_allied_relation"},
-            "attachment": {a.name for a in game.attachments or []},
-        }
+        self.names = {kind: set() for kind in _NAMES_IN}
+        self.names["player"].add("Neutral")
+        self.names["relationship type"].update(
+            {"self_relation", "null_relation", "default_war_relation", "default_allied_relation"})
+        self.add_game(game)
+
+    def add_game(self, game) -> None:
+        """Every name declared in game: a whole game, or a fragment merged into one."""
+        for kind, names_in in _NAMES_IN.items():
+            self.names[kind].update(names_in(game))
 
     def add(self, kind: str, names) -> None:
         self.names[kind].update(names)

@@ -9,6 +9,7 @@ import os
 from dataclasses import dataclass, field
 
 from . import model as m
+from .overlay import effective_attachment
 
 # Step name endings the engine's user interface recognises, longest first where one ends another.
 PHASES = ("TechActivation", "Tech", "BidPlace", "Bid", "Purchase", "Politics", "UserActions",
@@ -183,7 +184,8 @@ class GameHelpers:
         return attachment is not None and any(o.name == option and o.value == "true" for o in attachment.options)
 
     def attachment(self, name: str, attach_to: str):
-        return next((a for a in self._game.attachments or [] if a.name == name and a.attach_to == attach_to), None)
+        """The attachment the engine uses (the later one where a game declares two)."""
+        return effective_attachment(self._game, name, attach_to)
 
     def frontier_of(self, player: str) -> str:
         production = self._game.production

@@ -146,11 +146,7 @@ def _expand_rule(r: SpecReader, body, pos: Position, game: m.Game, macros: dict[
 def _apply_rule_changes(r: SpecReader, body, game: m.Game, index: NameIndex) -> None:
     """A rule's own remove:/add:/change:, in the mod's order, so the rule records what enforces it."""
     apply_changes(r, game, {key: body[key] for key in RULE_OVERLAY_KEYS if key in body}, body.position_of)
-    index.add("territory", (t.name for t in game.territories))
-    index.add("player", (p.name for p in game.players))
-    index.add("unit type", (u.name for u in game.units or []))
-    index.add("attachment", (a.name for a in game.attachments or []))
-    index.add("step", (s.name for s in game.steps or []))
+    index.add_game(game)
 
 
 def _iterations(r: SpecReader, data, pos: Position) -> list[dict]:

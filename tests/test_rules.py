@@ -127,6 +127,32 @@ rules:
         "triggerAttachment_S000_R08_Italians_2_Payer", "triggerAttachment_S000_R08_Italians_3_Payer"]
 
 
+def test_a_rule_may_use_what_its_own_changes_add(tmp_path):
+    """Names added by a rule's change:/add: (here a resource) are known to its macro parameters."""
+    spec = write(tmp_path, mod(RULES_BASE, """\
+rules:
+  - id: R1
+    text: Germany earns a victory token each round from round 2.
+    add: {resources: {Token: {}}}
+    use: round_payment
+    with: {payee: Germans, amount: 1, rounds: 2-+, resource: Token}
+"""))
+    (record,) = load_spec(spec).rules
+    assert '<option name="resource" value="Token"/>' in record.fragments[0]
+
+
+def test_macros_read_the_attachment_the_engine_keeps():
+    """Global 1940 declares Russia's territoryAttachment twice; the engine (and every merge) uses the later."""
+    from generator.rule_helpers import GameHelpers
+
+    def territory_attachment(production: str) -> m.Attachment:
+        return m.Attachment("territoryAttachment", "Russia", m.ATTACHMENT_PACKAGE + "TerritoryAttachment",
+                            "territory", options=[m.Option("production", production)])
+
+    game = m.Game(attachments=[territory_attachment("0"), territory_attachment("3")])
+    assert GameHelpers(game).attachment("territoryAttachment", "Russia").options[0].value == "3"
+
+
 def test_loop_values_are_substituted_as_plain_text():
     """Characters XML escapes are escaped once, when the game is written, not by the substitution."""
     loop = {"side": "Axis & <Friends>", "n": 2}
