@@ -6,12 +6,14 @@ from pathlib import Path
 
 import pytest
 
+from generator.engine.install import engine_jar
+
 REPO = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("TRIPLEA_GEN_SHARED", REPO.parent / "shared"))
 CORPUS_DIR = SHARED / "corpus" / "xml"
 GLOBAL_MAP_DIR = SHARED / "maps" / "world_war_ii_global"
 GLOBAL_GAMES_DIR = GLOBAL_MAP_DIR / "map" / "games"
-ENGINE_JAR = Path("/usr/share/games/triplea/bin/triplea.jar")
+ENGINE_JAR = engine_jar()  # where the engine is installed ($TRIPLEA_JAR, else Debian's place)
 
 SHARED_MISSING = "../shared (corpus and maps) is not present next to the repo; CI has it"
 ENGINE_MISSING = "the TripleA 1.9 engine is not installed (apt-get install triplea); CI installs it"
@@ -46,6 +48,15 @@ def engine_available() -> bool:
 
 
 requires_engine = pytest.mark.skipif(not engine_available(), reason=ENGINE_MISSING)
+
+
+def build_game(spec: Path, out: Path) -> Path:
+    """Build spec into out with the command line; the game XML it wrote."""
+    from generator.cli import main
+
+    assert main(["build", str(spec), "-o", str(out)]) == 0
+    (xml,) = out.glob("*/map/games/*.xml")
+    return xml
 
 
 @pytest.fixture

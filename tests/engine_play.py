@@ -15,3 +15,13 @@ def load_and_play(xml: Path, rounds: int = 2, seed: int = 1, map_dir: Path | Non
     assert report.exceptions == [], report.exceptions
     assert report.rounds_completed == rounds, report.stopped_by
     return report
+
+
+def when_fired(report, trigger: str) -> list[tuple[int, str]]:
+    """(round, step) of every firing of a trigger."""
+    return [(entry["round"], entry["step"]) for entry in report.fired if entry["trigger"] == trigger]
+
+
+def player(report, name: str) -> dict:
+    """A player's state at the end of the game: resources, territories, units."""
+    return next(state for state in report.players if state["name"] == name)

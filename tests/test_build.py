@@ -6,9 +6,9 @@ from pathlib import Path
 from lxml import etree
 
 from canonical import canonical_file, first_difference
+from conftest import REPO, build_game
 from generator.cli import main
 
-REPO = Path(__file__).resolve().parent.parent
 EXAMPLE = REPO / "rules_yaml" / "frontier_1939.yaml"
 
 MINIMAL = """\
@@ -43,27 +43,21 @@ properties:
 """
 
 
-def _build(spec: Path, outdir: Path) -> Path:
-    assert main(["build", str(spec), "-o", str(outdir)]) == 0
-    (built,) = outdir.glob("*/map/games/*.xml")
-    return built
-
-
 def test_building_twice_gives_identical_bytes(tmp_path: Path):
-    first = _build(EXAMPLE, tmp_path / "a").read_bytes()
-    second = _build(EXAMPLE, tmp_path / "b").read_bytes()
+    first = build_game(EXAMPLE, tmp_path / "a").read_bytes()
+    second = build_game(EXAMPLE, tmp_path / "b").read_bytes()
     assert first == second
 
 
 def test_importing_twice_gives_identical_yaml(tmp_path: Path):
-    built = _build(EXAMPLE, tmp_path / "a")
+    built = build_game(EXAMPLE, tmp_path / "a")
     assert main(["import", str(built), "-o", str(tmp_path / "one.yaml")]) == 0
     assert main(["import", str(built), "-o", str(tmp_path / "two.yaml")]) == 0
     assert (tmp_path / "one.yaml").read_bytes() == (tmp_path / "two.yaml").read_bytes()
 
 
 def test_default_example_layout_and_content(tmp_path: Path, capsys):
-    built = _build(EXAMPLE, tmp_path)
+    built = build_game(EXAMPLE, tmp_path)
     assert built.relative_to(tmp_path).as_posix() == "frontier_1939/map/games/frontier_1939.xml"
     printed = capsys.readouterr().out.splitlines()
     assert [Path(line).relative_to(tmp_path).as_posix() for line in printed] == [
@@ -85,7 +79,7 @@ def test_default_example_layout_and_content(tmp_path: Path, capsys):
 def test_special_characters_survive_a_round_trip(tmp_path: Path):
     spec = tmp_path / "escapes.yaml"
     spec.write_text(MINIMAL, encoding="utf-8")
-    built = _build(spec, tmp_path / "out")
+    built = build_game(spec, tmp_path / "out")
     root = etree.parse(str(built)).getroot()
     names = [t.get("name") for t in root.findall("map/territory")]
     assert names == ["Fish & Chips <Bay>", "Cape \"Quote\" O'Neil"]
@@ -97,6 +91,6 @@ def test_special_characters_survive_a_round_trip(tmp_path: Path):
     assert root.find("propertyList/property[@name='Odd value']").get("value") == "a\tb\nc & d"
     # and back again: XML -> YAML -> XML keeps every character
     assert main(["import", str(built), "-o", str(tmp_path / "again.yaml")]) == 0
-    rebuilt = _build(tmp_path / "again.yaml", tmp_path / "out2")
+    rebuilt = build_game(tmp_path / "again.yaml", tmp_path / "out2")
     assert canonical_file(built) == canonical_file(rebuilt), first_difference(
         canonical_file(built), canonical_file(rebuilt))

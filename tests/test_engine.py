@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import GLOBAL_GAMES_DIR, GLOBAL_MAP_DIR, REPO, SHARED_MISSING, corpus_xmls, requires_engine, xml_params
+from engine_play import player
 from generator.cli import main
 from generator.diagnostics import DiagnosticError, display_path
 from generator.engine import harness
@@ -53,10 +54,6 @@ def run_cli(*arguments: str) -> tuple[int, str]:
     with contextlib.redirect_stdout(out):
         status = main(list(arguments))
     return status, out.getvalue()
-
-
-def player(report, name: str) -> dict:
-    return next(state for state in report.players if state["name"] == name)
 
 
 # --- the engine's parser on real games ---------------------------------------------------
@@ -167,7 +164,7 @@ def test_cli_play_json_after_one_round():
 
 
 @requires_engine
-def test_cli_check_lines_and_exit_status(small_game_verdicts, tmp_path, capsys):
+def test_cli_check_lines_and_exit_status(tmp_path):
     broken = small_game_variant(tmp_path, "broken_step.xml", '<step name="redsPlace" delegate="place"',
                                 '<step name="redsPlace" delegate="noSuchDelegate"')
     status, output = run_cli("engine", "check", str(SMALL_GAME), str(broken))

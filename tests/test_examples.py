@@ -6,11 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import SHARED, SHARED_MISSING, requires_engine
+from conftest import REPO, SHARED, SHARED_MISSING, build_game, requires_engine
 from generator.cli import main
 from generator.yamlio import load_yaml_file
 
-REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((REPO / "rules_yaml").glob("*.yaml"))
 
 
@@ -19,17 +18,17 @@ def _needs_shared(spec: Path) -> bool:
     return isinstance(data, dict) and "mod" in data
 
 
-@pytest.fixture(params=EXAMPLES, ids=[p.stem for p in EXAMPLES])
-def built_example(request, tmp_path_factory, monkeypatch) -> tuple[Path, Path]:
+@pytest.fixture(scope="module", params=EXAMPLES, ids=[p.stem for p in EXAMPLES])
+def built_example(request, tmp_path_factory) -> tuple[Path, Path]:
+    """Each example built once for all the tests of this module."""
     spec = request.param
-    if _needs_shared(spec):
-        if not SHARED.is_dir():
-            pytest.skip(SHARED_MISSING)
-        monkeypatch.setenv("TRIPLEA_MAPS", str(SHARED / "maps"))
-    out = tmp_path_factory.mktemp(spec.stem)
-    assert main(["build", str(spec), "-o", str(out)]) == 0
-    (xml,) = out.glob("*/map/games/*.xml")
-    return spec, xml
+    with pytest.MonkeyPatch.context() as patch:
+        if _needs_shared(spec):
+            if not SHARED.is_dir():
+                pytest.skip(SHARED_MISSING)
+            patch.setenv("TRIPLEA_MAPS", str(SHARED / "maps"))
+        out = tmp_path_factory.mktemp(spec.stem)
+        yield spec, build_game(spec, out)
 
 
 @pytest.mark.parametrize("engine", ["1.9", "current"])

@@ -11,10 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from canonical import canonical_bytes
+from conftest import REPO
 from folders import snapshot
 from generator.cli import main
 
-REPO = Path(__file__).resolve().parent.parent
 EXAMPLE_TEXT = (REPO / "rules_yaml" / "frontier_1939.yaml").read_text(encoding="utf-8")
 SETTINGS = settings(deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 
@@ -44,7 +44,6 @@ def _mutate(text: str, operations) -> str:
         else:
             text = text[:at] + text[at:at + length] + text[at:]
     return text
-
 
 
 def _check_build(spec_bytes: bytes, beside: Path | None = None) -> None:

@@ -7,12 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from conftest import REPO
 from folders import snapshot
 from generator.cli import main
 
-REPO = Path(__file__).resolve().parent.parent
 EXAMPLE = REPO / "rules_yaml" / "frontier_1939.yaml"
-
 
 
 def _run(capsys, *argv: str) -> tuple[int, str]:

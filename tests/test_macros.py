@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
+from conftest import REPO
 from generator.cli import main
 from generator.macros import load_macros
 from generator.pipeline import load_spec
 from generator.yamlio import load_yaml_file
 
-REPO = Path(__file__).resolve().parent.parent
 GOLDEN = REPO / "tests" / "golden" / "rules"
 CASES = sorted(p for p in GOLDEN.glob("*.yaml") if p.name != "base.yaml")
 

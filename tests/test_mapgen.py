@@ -18,7 +18,7 @@ from lxml import etree
 from PIL import Image
 from shapely.geometry import Polygon
 
-from conftest import requires_engine
+from conftest import REPO, requires_engine
 from folders import snapshot
 from generator.commands import build_command, output_files
 from generator.diagnostics import DiagnosticError
@@ -28,7 +28,6 @@ from generator.mapgen.pointfiles import even_odd_contains, parse_points, parse_p
 from generator.yamlio import load_yaml_file
 from generator.pipeline import compile_spec, load_game
 
-REPO = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "mapgen"
 HEX_SKIRMISH = REPO / "rules_yaml" / "hex_skirmish.yaml"
 
@@ -325,7 +324,6 @@ def test_impassable_named_territory_needs_the_attachment(tmp_path: Path):
 # Determinism -------------------------------------------------------------------------------------------
 
 
-
 @pytest.mark.parametrize("spec", [HEX_SKIRMISH, FIXTURES / "sites_coast.yaml"], ids=lambda p: p.stem)
 def test_building_a_map_twice_gives_identical_bytes(spec: Path, tmp_path: Path, capsys):
     partial = spec.parent == FIXTURES  # the fixtures are maps, not complete games
@@ -453,7 +451,7 @@ def _xvfb_problem() -> str | None:
 @pytest.mark.engine
 @requires_engine
 @pytest.mark.skipif(_xvfb_problem() is not None, reason=str(_xvfb_problem()))
-def test_real_client_shows_the_generated_map_and_plays_a_round(tmp_path: Path, capsys):
+def test_real_client_shows_the_generated_map_and_plays_a_round(tmp_path: Path):
     from generator.mapgen.client import run_client
 
     assert build_command(str(HEX_SKIRMISH), str(tmp_path / "out")) == 0

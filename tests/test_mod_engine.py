@@ -12,9 +12,8 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from engine_play import load_and_play
-from conftest import GLOBAL_MAP_DIR, REPO, SHARED, SHARED_MISSING, requires_engine
-from generator.cli import main
+from engine_play import load_and_play, player, when_fired
+from conftest import GLOBAL_MAP_DIR, REPO, SHARED, SHARED_MISSING, build_game, requires_engine
 
 pytestmark = [pytest.mark.engine, requires_engine]
 
@@ -73,22 +72,8 @@ rules:
 """
 
 
-def build(spec: Path, out: Path) -> Path:
-    assert main(["build", str(spec), "-o", str(out)]) == 0
-    (xml,) = out.glob("*/map/games/*.xml")
-    return xml
-
-
 def fired(report) -> list[tuple[str, int, str]]:
     return [(f["trigger"], f["round"], f["step"]) for f in report.fired]
-
-
-def when_fired(report, trigger: str) -> list[tuple[int, str]]:
-    return [(r, s) for t, r, s in fired(report) if t == trigger]
-
-
-def player(report, name: str) -> dict:
-    return next(state for state in report.players if state["name"] == name)
 
 
 def play(xml: Path, map_dir: Path | None = None):
@@ -102,7 +87,7 @@ def frontier(tmp_path_factory):
     folder = tmp_path_factory.mktemp("frontier_rules")
     spec = folder / "frontier_rules.yaml"
     spec.write_text(FRONTIER_RULES, encoding="utf-8")
-    xml = build(spec, folder / "out")
+    xml = build_game(spec, folder / "out")
     return etree.parse(str(xml)).getroot(), play(xml)
 
 
@@ -199,7 +184,7 @@ rules:
     for name, text in (("without", no_purchases), ("with", objective)):
         spec = tmp_path / f"{name}.yaml"
         spec.write_text(text, encoding="utf-8")
-        report = play(build(spec, tmp_path / name))
+        report = play(build_game(spec, tmp_path / name))
         italian_money.append(player(report, "Italians")["resources"]["PUs"])
     assert italian_money[1] - italian_money[0] == 10
 
@@ -213,7 +198,7 @@ def showcase(tmp_path_factory):
     patch = pytest.MonkeyPatch()
     patch.setenv("TRIPLEA_MAPS", str(SHARED / "maps"))
     try:
-        xml = build(SHOWCASE, tmp_path_factory.mktemp("showcase"))
+        xml = build_game(SHOWCASE, tmp_path_factory.mktemp("showcase"))
     finally:
         patch.undo()
     return etree.parse(str(xml)).getroot(), play(xml, GLOBAL_MAP_DIR)

@@ -6,10 +6,9 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from conftest import GLOBAL_GAMES_DIR, SHARED, SHARED_MISSING
+from conftest import GLOBAL_GAMES_DIR, REPO, SHARED, SHARED_MISSING, build_game
 from generator.cli import main
 
-REPO = Path(__file__).resolve().parent.parent
 EXAMPLE = REPO / "rules_yaml" / "frontier_1939.yaml"
 
 MOD = """\
@@ -47,9 +46,7 @@ remove:
 
 
 def _build(spec: Path, out: Path) -> etree._Element:
-    assert main(["build", str(spec), "-o", str(out)]) == 0
-    (built,) = out.glob("*/map/games/*.xml")
-    return etree.parse(str(built)).getroot()
+    return etree.parse(str(build_game(spec, out))).getroot()
 
 
 def _options(root, name: str, attach_to: str) -> list[tuple]:

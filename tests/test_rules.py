@@ -9,12 +9,12 @@ from pathlib import Path
 
 from lxml import etree
 
+from conftest import REPO, build_game
 from generator import model as m
 from generator.cli import main
 from generator.pipeline import load_spec
 from generator.rules import _substitute, order_attachments
 
-REPO = Path(__file__).resolve().parent.parent
 FRONTIER = REPO / "rules_yaml" / "frontier_1939.yaml"
 RULES_BASE = REPO / "tests" / "golden" / "rules" / "base.yaml"
 
@@ -30,9 +30,7 @@ def mod(base: Path, body: str) -> str:
 
 
 def build_root(spec: Path, out: Path) -> etree._Element:
-    assert main(["build", str(spec), "-o", str(out)]) == 0
-    (xml,) = out.glob("*/map/games/*.xml")
-    return etree.parse(str(xml)).getroot()
+    return etree.parse(str(build_game(spec, out))).getroot()
 
 
 def errors(capsys) -> list[str]:

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from engine_play import load_and_play
-from conftest import GLOBAL_MAP_DIR, REPO, SHARED, SHARED_MISSING, requires_engine
+from engine_play import load_and_play, when_fired
+from conftest import GLOBAL_MAP_DIR, REPO, SHARED, SHARED_MISSING, build_game, requires_engine
 from generator.cli import main
 
 SEED_RULES = SHARED / "reference" / "seed-rules.md"
@@ -53,17 +53,6 @@ def spec_report(spec: Path, capsys) -> dict:
     capsys.readouterr()
     assert main(["report", str(spec), "--format", "json"]) == 0
     return json.loads(capsys.readouterr().out)
-
-
-def build(spec: Path, out: Path) -> Path:
-    assert main(["build", str(spec), "-o", str(out)]) == 0
-    (xml,) = out.glob("*/map/games/*.xml")
-    return xml
-
-
-def fired(report, trigger: str) -> list[tuple[int, str]]:
-    """(round, step) of every firing of a trigger."""
-    return [(f["round"], f["step"]) for f in report.fired if f["trigger"] == trigger]
 
 
 def events(report, trigger: str) -> list[str]:
@@ -115,7 +104,7 @@ def maps_env():
 
 @pytest.fixture(scope="module")
 def built(maps_env, tmp_path_factory) -> Path:
-    return build(SPEC, tmp_path_factory.mktemp("s000"))
+    return build_game(SPEC, tmp_path_factory.mktemp("s000"))
 
 
 def test_report_lists_exactly_the_seed_rules_with_their_statuses(maps_env, capsys):
@@ -176,47 +165,47 @@ def forced_game(maps_env, tmp_path_factory):
     folder = tmp_path_factory.mktemp("s000_forced")
     spec = folder / "forced.yaml"
     spec.write_text(FORCED_EVENTS.format(spec=SPEC), encoding="utf-8")
-    return play(build(spec, folder / "out"), rounds=3)
+    return play(build_game(spec, folder / "out"), rounds=3)
 
 
 @requires_engine
 def test_the_soviets_are_paid_and_may_buy_when_germany_declares_war(forced_game):
     report = forced_game
-    assert fired(report, "triggerAttachment_T_BARBAROSSA") == [(1, "germansPolitics")]
+    assert when_fired(report, "triggerAttachment_T_BARBAROSSA") == [(1, "germansPolitics")]
     # the 9 IPC right after the German politics step, once; the Soviet forfeit never comes
-    assert fired(report, "triggerAttachment_S000_R01") == [(1, "germansPolitics")]
-    assert fired(report, "triggerAttachment_S000_R05") == []
+    assert when_fired(report, "triggerAttachment_S000_R01") == [(1, "germansPolitics")]
+    assert when_fired(report, "triggerAttachment_S000_R05") == []
     # the window opens at the same moment and the German-turn purchase keeps its menu ...
-    assert fired(report, "triggerAttachment_S000_R02_Open") == [(1, "germansPolitics")]
-    shut = fired(report, "triggerAttachment_S000_R02_Shut")
+    assert when_fired(report, "triggerAttachment_S000_R02_Open") == [(1, "germansPolitics")]
+    shut = when_fired(report, "triggerAttachment_S000_R02_Shut")
     assert (1, "russiansPactGermansPurchase") not in shut
-    assert fired(report, "triggerAttachment_S000_R02_Anywhere") == [(1, "russiansPactGermansPurchase")]
-    assert fired(report, "triggerAttachment_S000_R02_Anywhere_Off") == [(1, "russiansPactGermansPlace")]
+    assert when_fired(report, "triggerAttachment_S000_R02_Anywhere") == [(1, "russiansPactGermansPurchase")]
+    assert when_fired(report, "triggerAttachment_S000_R02_Anywhere_Off") == [(1, "russiansPactGermansPlace")]
     # ... and once used, every later window is shut (the payment comes only once)
     assert (1, "russiansPactItaliansPurchase") in shut and (2, "russiansPactGermansPurchase") in shut
     assert all(step.startswith("russiansPact") for _, step in shut)
-    assert fired(report, "triggerAttachment_S000_R03") == [(1, "russiansPurchase"), (2, "russiansPurchase"),
+    assert when_fired(report, "triggerAttachment_S000_R03") == [(1, "russiansPurchase"), (2, "russiansPurchase"),
                                                             (3, "russiansPurchase")]
 
 
 @requires_engine
 def test_the_japanese_soviet_pact_starts_in_round_3_and_the_first_violation_pays(forced_game):
     report = forced_game
-    assert fired(report, "triggerAttachment_S000_R07") == [(3, "germansTech")]
-    assert fired(report, "triggerAttachment_S000_R16") == [(3, "germansTech")]  # Mongolia rule off
+    assert when_fired(report, "triggerAttachment_S000_R07") == [(3, "germansTech")]
+    assert when_fired(report, "triggerAttachment_S000_R16") == [(3, "germansTech")]  # Mongolia rule off
     # a Soviet unit in China after the Soviet non-combat move of round 3: 8 IPC from the USSR to the bank,
     # 8 IPC from the bank to Japan, and the pact ends
-    assert fired(report, "triggerAttachment_T_CHINA") == [(3, "russiansNonCombatMove")]
-    assert fired(report, "triggerAttachment_S000_R12_Russians_R3_Payer") == [(3, "russiansNonCombatMove")]
-    assert fired(report, "triggerAttachment_S000_R12_Russians_R3_Payee") == [(3, "russiansNonCombatMove")]
+    assert when_fired(report, "triggerAttachment_T_CHINA") == [(3, "russiansNonCombatMove")]
+    assert when_fired(report, "triggerAttachment_S000_R12_Russians_R3_Payer") == [(3, "russiansNonCombatMove")]
+    assert when_fired(report, "triggerAttachment_S000_R12_Russians_R3_Payee") == [(3, "russiansNonCombatMove")]
     assert "-8 PUs" in events(report, "triggerAttachment_S000_R12_Russians_R3_Payer")[0]
     assert "Japanese met a national objective for an additional 8 PUs" in events(
         report, "triggerAttachment_S000_R12_Russians_R3_Payee")[0]
-    assert fired(report, "triggerAttachment_S000_R08_Russians") == [(3, "russiansNonCombatMove")]
-    assert fired(report, "triggerAttachment_S000_R08_Japanese") == []
+    assert when_fired(report, "triggerAttachment_S000_R08_Russians") == [(3, "russiansNonCombatMove")]
+    assert when_fired(report, "triggerAttachment_S000_R08_Japanese") == []
     # Japan spends its compensation in the window right after the Soviet non-combat move
-    assert fired(report, "triggerAttachment_S000_R14_Japanese_Open") == [(3, "russiansNonCombatMove")]
-    assert fired(report, "triggerAttachment_S000_R14_Japanese_Anywhere") == [(3, "japanesePactRussiansPurchase")]
+    assert when_fired(report, "triggerAttachment_S000_R14_Japanese_Open") == [(3, "russiansNonCombatMove")]
+    assert when_fired(report, "triggerAttachment_S000_R14_Japanese_Anywhere") == [(3, "japanesePactRussiansPurchase")]
     # no other rung of either ladder was paid
     ladder = [f["trigger"] for f in report.fired if f["trigger"].startswith("triggerAttachment_S000_R12_")]
     assert sorted(ladder) == ["triggerAttachment_S000_R12_Russians_R3_Payee",
@@ -226,11 +215,11 @@ def test_the_japanese_soviet_pact_starts_in_round_3_and_the_first_violation_pays
 @requires_engine
 def test_without_aggression_nothing_is_paid_and_the_windows_stay_shut(built):
     report = play(built, rounds=2)
-    assert fired(report, "triggerAttachment_S000_R07") == []  # the Japanese-Soviet pact starts in round 3
+    assert when_fired(report, "triggerAttachment_S000_R07") == []  # the Japanese-Soviet pact starts in round 3
     for window in ("triggerAttachment_S000_R02_Open", "triggerAttachment_S000_R14_Russians_Open",
                    "triggerAttachment_S000_R14_Japanese_Open"):
-        assert fired(report, window) == []
-    assert fired(report, "triggerAttachment_S000_R02_Shut") == [
+        assert when_fired(report, window) == []
+    assert when_fired(report, "triggerAttachment_S000_R02_Shut") == [
         (1, "russiansPactGermansPurchase"), (1, "russiansPactItaliansPurchase"),
         (2, "russiansPactGermansPurchase"), (2, "russiansPactItaliansPurchase")]
     russians = next(p for p in report.players if p["name"] == "Russians")

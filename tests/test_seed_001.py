@@ -24,8 +24,8 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from engine_play import load_and_play
-from conftest import REPO, SHARED, SHARED_MISSING, requires_engine
+from engine_play import load_and_play, player, when_fired
+from conftest import REPO, SHARED, SHARED_MISSING, build_game, requires_engine
 from generator.cli import main
 
 SPEC = REPO / "rules_yaml" / "s001_kaihlhac_balance.yaml"
@@ -86,15 +86,9 @@ def report(maps_folder) -> dict:
     return json.loads(out.getvalue())
 
 
-def _build(spec: Path, out: Path) -> Path:
-    assert main(["build", str(spec), "-o", str(out)]) == 0
-    (xml,) = out.glob("*/map/games/*.xml")
-    return xml
-
-
 @pytest.fixture(scope="module")
 def built(maps_folder, tmp_path_factory) -> Path:
-    return _build(SPEC, tmp_path_factory.mktemp("s001"))
+    return build_game(SPEC, tmp_path_factory.mktemp("s001"))
 
 
 def _play(xml: Path, map_dir: Path):
@@ -151,21 +145,12 @@ def scenario(built, tmp_path_factory):
     folder = tmp_path_factory.mktemp("s001_scenario")
     spec = folder / "scenario.yaml"
     spec.write_text(SCENARIO.format(base=built), encoding="utf-8")
-    return _play(_build(spec, folder / "out"), built.parent.parent.parent)
-
-
-def fired_at(report, trigger: str) -> list[tuple[int, str]]:
-    """(round, step) of each firing of a trigger."""
-    return [(entry["round"], entry["step"]) for entry in report.fired if entry["trigger"] == trigger]
+    return _play(build_game(spec, folder / "out"), built.parent.parent.parent)
 
 
 def fired_like(report, prefix: str) -> list[tuple[str, int, str]]:
     return [(entry["trigger"], entry["round"], entry["step"]) for entry in report.fired
             if entry["trigger"].startswith(prefix)]
-
-
-def player(report, name: str) -> dict:
-    return next(state for state in report.players if state["name"] == name)
 
 
 # --- the spec against the reference ----------------------------------------------------------------------------
@@ -268,7 +253,7 @@ def test_canada_takes_its_turn_between_china_and_britain(built, played):
 @requires_engine
 @pytest.mark.engine
 def test_burden_of_isolationism_is_paid_once_at_the_end_of_the_first_us_turn(played):
-    assert fired_at(played, "triggerAttachment_S001_R50") == [(1, "americansEndTurn")]
+    assert when_fired(played, "triggerAttachment_S001_R50") == [(1, "americansEndTurn")]
 
 
 @requires_engine
@@ -288,7 +273,7 @@ def test_the_mod_changes_to_the_base_game_show_in_play(played):
 def test_stalin_doctrine_costs_one_per_allied_unit_up_to_three(scenario):
     # 2 British infantry in Archangel and 2 ANZAC infantry in Karelia: 4 units, 3 IPC, every Soviet turn
     for level in (1, 2, 3):
-        assert fired_at(scenario, f"triggerAttachment_S001_R38_{level}") == [(1, "russiansEndTurn"),
+        assert when_fired(scenario, f"triggerAttachment_S001_R38_{level}") == [(1, "russiansEndTurn"),
                                                                              (2, "russiansEndTurn")]
     assert fired_like(scenario, "triggerAttachment_S001_R38_4") == []
 
@@ -305,32 +290,32 @@ def test_pearl_harbor_ships_are_repaired_once_the_usa_is_at_war(scenario):
         for role in ("Remove", "Place")}
     assert "battleship_pearl" not in player(scenario, "Americans")["units"]
     # and the Commonwealth's barrier before the US Pacific lifts at each power's first combat move
-    assert fired_at(scenario, "triggerAttachment_S001_R68_Canada_Lifted") == [(1, "canadaCombatMove")]
-    assert fired_at(scenario, "triggerAttachment_S001_R79_British_Lifted") == [(1, "britishCombatMove")]
-    assert fired_at(scenario, "triggerAttachment_S001_R82_ANZAC_Lifted") == [(1, "anzacCombatMove")]
+    assert when_fired(scenario, "triggerAttachment_S001_R68_Canada_Lifted") == [(1, "canadaCombatMove")]
+    assert when_fired(scenario, "triggerAttachment_S001_R79_British_Lifted") == [(1, "britishCombatMove")]
+    assert when_fired(scenario, "triggerAttachment_S001_R82_ANZAC_Lifted") == [(1, "anzacCombatMove")]
 
 
 @requires_engine
 @pytest.mark.engine
 def test_vichy_takes_over_the_french_empire_when_france_falls(scenario):
     # Germany holds Paris and Normandy after its round-1 battles; at the end of its round-2 turn it instates Vichy
-    assert fired_at(scenario, "triggerAttachment_Germans_Conquer_France") == [(1, "germansBattle")]
+    assert when_fired(scenario, "triggerAttachment_Germans_Conquer_France") == [(1, "germansBattle")]
     instated = (2, "germansVichyUserActions")
     for effect in ("Instated", "Remembered", "Victor", "Offer_Taken"):
-        assert fired_at(scenario, f"triggerAttachment_S001_R89_Germans_Free_{effect}") == [instated]
+        assert when_fired(scenario, f"triggerAttachment_S001_R89_Germans_Free_{effect}") == [instated]
     # French colonies without other Allied troops pass to Vichy right after the step, with their garrisons ...
     colonies = {trigger for trigger, round_, step in fired_like(scenario, "triggerAttachment_S001_R91_")
                 if (round_, step) == instated and not trigger.endswith(("_Remove", "_Place"))}
     assert {"triggerAttachment_S001_R91_Algeria", "triggerAttachment_S001_R91_Syria",
             "triggerAttachment_S001_R91_French_Indo_China"} <= colonies
-    assert fired_at(scenario, "triggerAttachment_S001_R91_Algeria_Algeria_infantry_1_Place") == [instated]
+    assert when_fired(scenario, "triggerAttachment_S001_R91_Algeria_Algeria_infantry_1_Place") == [instated]
     # ... the French ships in sea zone 93 become Vichy ships, and the Axis army in Southern France goes to Paris
-    assert fired_at(scenario, "triggerAttachment_S001_R100_93_Sea_Zone_cruiser_1_Place") == [instated]
+    assert when_fired(scenario, "triggerAttachment_S001_R100_93_Sea_Zone_cruiser_1_Place") == [instated]
     assert fired_like(scenario, "triggerAttachment_S001_R90_")
     assert {(round_, step) for _, round_, step in fired_like(scenario, "triggerAttachment_S001_R90_")} == {instated}
     # the offer was taken, so it does not lapse; Vichy's army grows, and the Free French appear in West Africa
-    assert fired_at(scenario, "triggerAttachment_S001_R89_Offer_Lapsed") == []
-    assert fired_at(scenario, "triggerAttachment_S001_R99") == [(2, "frenchEndTurn")]
-    assert fired_at(scenario, "triggerAttachment_S001_R101") == [(2, "frenchPlace")]
+    assert when_fired(scenario, "triggerAttachment_S001_R89_Offer_Lapsed") == []
+    assert when_fired(scenario, "triggerAttachment_S001_R99") == [(2, "frenchEndTurn")]
+    assert when_fired(scenario, "triggerAttachment_S001_R101") == [(2, "frenchPlace")]
     vichy = player(scenario, "Vichy")
     assert vichy["territories"] >= 1 and vichy["units"].get("infantry", 0) >= 1

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from engine_play import load_and_play
-from conftest import REPO, SHARED, SHARED_MISSING, requires_engine
+from engine_play import load_and_play, player, when_fired
+from conftest import REPO, SHARED, SHARED_MISSING, build_game, requires_engine
 from generator.cli import main
 from generator.pipeline import load_game
 
@@ -149,14 +149,6 @@ def fired(report) -> list[tuple[str, int, str]]:
     return [(f["trigger"], f["round"], f["step"]) for f in report.fired]
 
 
-def when_fired(report, trigger: str) -> list[tuple[int, str]]:
-    return [(r, s) for t, r, s in fired(report) if t == trigger]
-
-
-def player(report, name: str) -> dict:
-    return next(state for state in report.players if state["name"] == name)
-
-
 def play(xml: Path, rounds: int, map_dir: Path):
     return load_and_play(xml, rounds=rounds, map_dir=map_dir)
 
@@ -167,7 +159,7 @@ def opening(built):
     return play(built / "map" / "games" / f"{MAP_NAME}.xml", 3, built)
 
 
-def variant(tmp_path_factory, name: str, changes: str, built: Path) -> Path:
+def variant(tmp_path_factory, name: str, changes: str) -> Path:
     folder = tmp_path_factory.mktemp(name)
     spec = folder / f"{name}.yaml"
     spec.write_text(f"""\
@@ -178,9 +170,7 @@ mod:
   engine: "1.9"
 change:
 {changes}""", encoding="utf-8")
-    assert main(["build", str(spec), "-o", str(folder / "out")]) == 0
-    (xml,) = (folder / "out").glob("*/map/games/*.xml")
-    return xml
+    return build_game(spec, folder / "out")
 
 
 @pytest.fixture(scope="module")
@@ -192,7 +182,7 @@ def border_wars(tmp_path_factory, built):
     - [Russia, Rumania, BorderWar, 1]
   attachments:
     - {name: conditionAttachment_S002_R51_Demand_Made, attachTo: Russia, options: {switch: true}}
-""", built)
+""")
     return play(xml, 2, built)
 
 
@@ -204,7 +194,7 @@ def barbarossa(tmp_path_factory, built):
     - [Germany, Russia, War, 1]
   attachments:
     - {name: conditionAttachment_S002_R51_Demand_Made, attachTo: Russia, options: {switch: true}}
-""", built)
+""")
     return play(xml, 1, built)
 
 

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from engine_play import load_and_play
-from conftest import REPO, SHARED, SHARED_MISSING, requires_engine
+from engine_play import load_and_play, player, when_fired
+from conftest import REPO, SHARED, SHARED_MISSING, build_game, requires_engine
 from generator.cli import main
 
 SPEC = REPO / "rules_yaml" / "s003_manchuria_1945.yaml"
@@ -48,15 +48,9 @@ def report(capsys) -> dict:
     return json.loads(capsys.readouterr().out)
 
 
-def build(spec: Path, out: Path) -> Path:
-    assert main(["build", str(spec), "-o", str(out)]) == 0
-    (xml,) = out.glob("*/map/games/*.xml")
-    return xml
-
-
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
-    return build(SPEC, tmp_path_factory.mktemp("s003"))
+    return build_game(SPEC, tmp_path_factory.mktemp("s003"))
 
 
 # --- the rules of the document ------------------------------------------------------------------
@@ -144,14 +138,6 @@ def play(xml: Path, rounds: int, seed: int):
     return load_and_play(xml, rounds=rounds, seed=seed, map_dir=xml.parent.parent.parent)
 
 
-def when_fired(result, trigger: str) -> list[tuple[int, str]]:
-    return [(f["round"], f["step"]) for f in result.fired if f["trigger"] == trigger]
-
-
-def player(result, name: str) -> dict:
-    return next(state for state in result.players if state["name"] == name)
-
-
 @pytest.fixture(scope="module")
 def campaign(built: Path):
     """Five rounds: 1941-42 to 1945 II."""
@@ -220,5 +206,5 @@ def test_one_partisan_per_hex_refuses_the_second_placement(built: Path, tmp_path
 
     control_spec = tmp_path / "control.yaml"
     control_spec.write_text(CONTROL.format(spec=SPEC), encoding="utf-8")
-    uncapped = player(play(build(control_spec, tmp_path / "out"), rounds=1, seed=1), "Partisans")
+    uncapped = player(play(build_game(control_spec, tmp_path / "out"), rounds=1, seed=1), "Partisans")
     assert uncapped["unplaced_units"] == {}

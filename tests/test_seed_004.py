@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from conftest import REPO, requires_engine
-from test_seed_000 import build, check_notes_list_every_rule, check_report_matches_seed_rules, fired, play
+from conftest import REPO, build_game, requires_engine
+from engine_play import when_fired
+from test_seed_000 import check_notes_list_every_rule, check_report_matches_seed_rules, play
 from test_seed_000 import maps_env  # noqa: F401  (a fixture)
 
 SPEC = REPO / "rules_yaml" / "s004_corrupting_g40.yaml"
@@ -22,7 +23,7 @@ MAJORS_WITH_TOKENS = ["Germans", "Italians", "British", "French", "ANZAC", "Japa
 
 @pytest.fixture(scope="module")
 def built(maps_env, tmp_path_factory) -> Path:  # noqa: F811
-    return build(SPEC, tmp_path_factory.mktemp("s004"))
+    return build_game(SPEC, tmp_path_factory.mktemp("s004"))
 
 
 @pytest.fixture(scope="module")
@@ -141,8 +142,8 @@ def test_nobody_buys_more_than_one_marine_or_paratroop_a_turn(plain_game):
     report = plain_game
     for player in MAJORS_WITH_TOKENS:
         purchase = f"{player.lower()}Purchase"
-        assert fired(report, f"triggerAttachment_S004_R05_{player}_Grant") == [(1, purchase), (2, purchase)]
-        assert fired(report, f"triggerAttachment_S004_R05_{player}_Withdraw") == [(1, purchase), (2, purchase)]
+        assert when_fired(report, f"triggerAttachment_S004_R05_{player}_Grant") == [(1, purchase), (2, purchase)]
+        assert when_fired(report, f"triggerAttachment_S004_R05_{player}_Withdraw") == [(1, purchase), (2, purchase)]
     start = {("Americans", "marine"): 1, ("Germans", "paratroop"): 1, ("Russians", "paratroop"): 1}
     bought = 0
     for state in report.players:
@@ -194,49 +195,49 @@ def surrender_game(maps_env, tmp_path_factory):  # noqa: F811
     folder = tmp_path_factory.mktemp("s004_surrender")
     spec = folder / "surrender.yaml"
     spec.write_text(SURRENDER.format(spec=SPEC), encoding="utf-8")
-    return play(build(spec, folder / "out"), rounds=3)
+    return play(build_game(spec, folder / "out"), rounds=3)
 
 
 @requires_engine
 def test_an_accepted_surrender_creates_vichy_france(surrender_game):
     report = surrender_game
     moment = [(1, "germansUserActions")]
-    assert fired(report, "triggerAttachment_S004_R23") == moment  # Southern France
-    assert fired(report, "triggerAttachment_S004_R24") == moment  # Normandy Bordeaux to Germany
-    assert fired(report, "triggerAttachment_S004_R25") == moment  # North Africa, Syria, Indochina
-    assert fired(report, "triggerAttachment_S004_R26") == moment  # France stays at war
+    assert when_fired(report, "triggerAttachment_S004_R23") == moment  # Southern France
+    assert when_fired(report, "triggerAttachment_S004_R24") == moment  # Normandy Bordeaux to Germany
+    assert when_fired(report, "triggerAttachment_S004_R25") == moment  # North Africa, Syria, Indochina
+    assert when_fired(report, "triggerAttachment_S004_R26") == moment  # France stays at war
     for territory in ("Morocco", "Algeria", "Tunisia", "Syria"):
         for role in ("Remove", "Place"):
-            assert fired(report, f"triggerAttachment_S004_R25_{territory}_infantry_1_{role}") == moment
+            assert when_fired(report, f"triggerAttachment_S004_R25_{territory}_infantry_1_{role}") == moment
     for ship in ("battleship", "cruiser", "destroyer", "transport"):
-        assert fired(report, f"triggerAttachment_S004_R25_94_Sea_Zone_{ship}_1_Place") == moment
+        assert when_fired(report, f"triggerAttachment_S004_R25_94_Sea_Zone_{ship}_1_Place") == moment
     # Vichy takes no turn: its ships stay in port until the Axis invasion of round 3 hands them over
     for ship in ("battleship", "cruiser", "destroyer", "transport"):
-        assert fired(report, f"triggerAttachment_S004_R29_94_Sea_Zone_{ship}_1_Place") == [(3, "germansBattle")]
+        assert when_fired(report, f"triggerAttachment_S004_R29_94_Sea_Zone_{ship}_1_Place") == [(3, "germansBattle")]
 
 
 @requires_engine
 def test_an_allied_invasion_of_vichy_rolls_for_the_territory(surrender_game):
     report = surrender_game
-    assert fired(report, "triggerAttachment_T_WAR_VICHY") == [(2, "britishPolitics")]
+    assert when_fired(report, "triggerAttachment_T_WAR_VICHY") == [(2, "britishPolitics")]
     rolls = [(f["trigger"], f["round"], f["step"]) for f in report.fired
              if f["trigger"].startswith("triggerAttachment_S004_R30_") and f["trigger"].endswith("_Roll")]
     # only Morocco holds invaders (French units left in Southern France do not make it roll); its roll
     # succeeds, so Morocco and its Vichy infantry join the Free French before the British battles
     assert rolls == [("triggerAttachment_S004_R30_Morocco_Roll", 2, "britishCombatMove")]
-    assert fired(report, "triggerAttachment_S004_R30_Morocco") == [(2, "britishBattle")]
+    assert when_fired(report, "triggerAttachment_S004_R30_Morocco") == [(2, "britishBattle")]
     for role in ("Remove", "Place"):
-        assert fired(report, f"triggerAttachment_S004_R30_Morocco_infantry_1_{role}") == [(2, "britishBattle")]
+        assert when_fired(report, f"triggerAttachment_S004_R30_Morocco_infantry_1_{role}") == [(2, "britishBattle")]
 
 
 @requires_engine
 def test_an_axis_invasion_hands_all_of_vichy_to_the_free_french(surrender_game):
     report = surrender_game
-    assert fired(report, "triggerAttachment_T_AXIS_WAR_VICHY") == [(3, "germansPolitics")]
+    assert when_fired(report, "triggerAttachment_T_AXIS_WAR_VICHY") == [(3, "germansPolitics")]
     # German tanks in Tunisia fight Vichy in the German battle step; right after it every Vichy territory
     # and unit (Indochina included) goes over to the French
-    assert fired(report, "triggerAttachment_S004_R29") == [(3, "germansBattle")]
+    assert when_fired(report, "triggerAttachment_S004_R29") == [(3, "germansBattle")]
     for territory in ("Algeria", "Syria"):
-        assert fired(report, f"triggerAttachment_S004_R29_{territory}_infantry_1_Place") == [(3, "germansBattle")]
+        assert when_fired(report, f"triggerAttachment_S004_R29_{territory}_infantry_1_Place") == [(3, "germansBattle")]
     vichy = next(state for state in report.players if state["name"] == "Vichy")
     assert vichy["territories"] == 0 and vichy["units"] == {} and vichy["resources"]["PUs"] == 0

@@ -12,14 +12,13 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from conftest import GLOBAL_GAMES_DIR, SHARED, SHARED_MISSING, requires_engine
+from conftest import GLOBAL_GAMES_DIR, REPO, SHARED, SHARED_MISSING, requires_engine
 from generator.cli import main
 from generator.diagnostics import DiagnosticError
 from generator.jsonschema import build_schema
 from generator.package import safe_extract, zip_folder
 from generator.yamlio import load_yaml_file, load_yaml_text
 
-REPO = Path(__file__).resolve().parent.parent
 EXAMPLE = REPO / "rules_yaml" / "frontier_1939.yaml"
 needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason=SHARED_MISSING)
 
@@ -215,7 +214,7 @@ def _schema_position(data, error) -> tuple[int, str]:
     return node.pos.line, ""
 
 
-def test_every_example_validates_against_the_schema(tmp_path, capsys):
+def test_every_example_validates_against_the_schema(tmp_path):
     assert main(["schema", "-o", str(tmp_path / "rules.schema.json")]) == 0
     schema = json.loads((tmp_path / "rules.schema.json").read_text())
     jsonschema.Draft7Validator.check_schema(schema)
@@ -279,7 +278,7 @@ def test_new_game_scaffold_builds_and_validates(tmp_path, capsys):
 
 
 @needs_shared
-def test_new_mod_scaffold_builds(tmp_path, capsys, monkeypatch):
+def test_new_mod_scaffold_builds(tmp_path, monkeypatch):
     monkeypatch.setenv("TRIPLEA_MAPS", str(SHARED / "maps"))
     assert main(["new", "House Rules", "--base", "world_war_ii_global/ww2global40_2nd_edition.xml",
                  "-d", str(tmp_path)]) == 0

@@ -6,10 +6,9 @@ from pathlib import Path
 
 from lxml import etree
 
-from conftest import requires_engine
+from conftest import REPO, requires_engine
 from generator.cli import main
 
-REPO = Path(__file__).resolve().parent.parent
 EXAMPLE = REPO / "rules_yaml" / "frontier_1939.yaml"
 
 

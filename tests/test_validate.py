@@ -16,14 +16,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from conftest import CORPUS_DIR, GLOBAL_GAMES_DIR, GLOBAL_MAP_DIR, SHARED_MISSING, corpus_xmls, requires_engine, \
-    xml_params
+from conftest import CORPUS_DIR, GLOBAL_GAMES_DIR, GLOBAL_MAP_DIR, REPO, SHARED_MISSING, corpus_xmls, \
+    requires_engine, xml_params
 from generator.cli import main
 from generator.diagnostics import Position
 from generator.safexml import parse_xml_bytes, parse_xml_file
 from generator.validate import CODES, validate_file, validate_tree
 
-REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "fixtures" / "validate"
 MINIMAL = FIXTURES / "minimal.xml"
 CURRENT_FEATURES = FIXTURES / "current_features.xml"
@@ -214,7 +213,7 @@ def _attachment_xpath(cls: str) -> str:
     return f"//attachment[@javaClass='games.strategy.triplea.attachments.{cls}']"
 
 
-def _set_attribute(xpath: str, attribute: str, value: str, locate_tag: str | None = None):
+def _set_attribute(xpath: str, attribute: str, value: str):
     def inject(root):
         element = _first(root, xpath)
         element.set(attribute, value)
@@ -658,10 +657,8 @@ def test_global_1940_balanced_validates_well_under_half_a_second():
 
 
 def _engine_check_games():
-    try:
-        from generator.engine.harness import check_games
-    except ImportError:
-        pytest.skip("generator.engine.harness is not available yet")
+    from generator.engine.harness import check_games
+
     return check_games
 
 
