@@ -20,7 +20,7 @@ def _print_warnings(diagnostics: list[Diagnostic]) -> None:
 
 def _print_spec_warnings(compiled: CompiledGame, diagnostics: list[Diagnostic]) -> None:
     """A mod's own warnings in full; the base game's (the modder did not write them) in one line."""
-    base = compiled.spec.base_path if compiled.spec is not None else None
+    base = compiled.spec.base_path
     own = [d for d in diagnostics if base is None or d.position.file == compiled.spec_path]
     _print_warnings(own)
     inherited = len(diagnostics) - len(own)
@@ -55,7 +55,7 @@ def notes_and_listing(compiled: CompiledGame, files: dict[str, bytes]) -> dict[s
     xml_path = next(path for path in files if path.endswith(".xml") and "/games/" in path)
     map_folder = xml_path.split("/", 1)[0]
     extra = {}
-    if compiled.spec is not None and compiled.spec.rules:
+    if compiled.spec.rules:
         extra[xml_path[:-len(".xml")] + ".notes.html"] = compiled.game.property_value("notes").encode("utf-8")
     listing = f"{map_folder}/map.yml"
     if listing not in files:
@@ -65,7 +65,7 @@ def notes_and_listing(compiled: CompiledGame, files: dict[str, bytes]) -> dict[s
 
 def map_listing(compiled: CompiledGame, map_name: str, file_name: str) -> str:
     games = []
-    base = compiled.spec.base_path if compiled.spec is not None else None
+    base = compiled.spec.base_path
     base_listing = base.parent.parent.parent / "map.yml" if base is not None else None
     if base_listing is not None and base_listing.is_file():
         data = load_yaml_file(base_listing)
@@ -88,7 +88,7 @@ def check_compiled(compiled: CompiledGame, engine: str | None) -> list[Diagnosti
     """The validator on what was built, positions mapped back to the YAML; raises on errors."""
     from .validate import validate_tree
 
-    target = engine or (compiled.spec.engine if compiled.spec is not None else "current")
+    target = engine or compiled.spec.engine
     findings = validate_tree(compiled.tree, engine=target, source=compiled.spec_path,
                              position_of=compiled.position_of)
     diagnostics = sorted(compiled.warnings + findings, key=Diagnostic.sort_key)

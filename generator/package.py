@@ -90,7 +90,7 @@ def package_spec(spec: str, outdir: str, previous: str | None = None) -> list[Pa
     loaded = compiled.spec
     xml_path = next(p for p in files if p.endswith(".xml") and "/games/" in p)
     map_folder, xml_name = xml_path.split("/", 1)[0], xml_path.rsplit("/", 1)[1]
-    base = loaded.base_path.name if loaded is not None and loaded.base_path is not None else None
+    base = loaded.base_path.name if loaded.base_path is not None else None
     game_name = game.info.name or xml_name
     files[f"{map_folder}/{xml_name[:-4]}.README.txt"] = instructions(game_name, map_folder, xml_name,
                                                                        base).encode("utf-8")
@@ -98,7 +98,7 @@ def package_spec(spec: str, outdir: str, previous: str | None = None) -> list[Pa
     stem = safe_name(f"{Path(xml_name).stem}-{version}" if version else Path(xml_name).stem)
     with tempfile.TemporaryDirectory() as temp:
         archive = zip_folder(files, Path(temp) / f"{stem}.zip").read_bytes()
-    rules = loaded.rules if loaded is not None else []
+    rules = loaded.rules
     counts = status_counts(rules)
     summary = (f"A mod of {base}" if base else "A TripleA game") + (
         f" with {len(rules)} house rules: {counts['enforced']} enforced by the game, {counts['partial']} partly, "

@@ -27,13 +27,22 @@ from .yamlio import load_yaml_file
 
 @dataclass
 class CompiledGame:
-    spec_path: str
-    game: m.Game
+    spec: LoadedSpec
     xml_bytes: bytes
     tree: etree._ElementTree
-    warnings: list[Diagnostic] = field(default_factory=list)
-    spec: "LoadedSpec | None" = None
     _line_positions: dict[int, Position] = field(default_factory=dict, repr=False)
+
+    @property
+    def spec_path(self) -> str:
+        return self.spec.source
+
+    @property
+    def game(self) -> m.Game:
+        return self.spec.game
+
+    @property
+    def warnings(self) -> list[Diagnostic]:
+        return self.spec.warnings
 
     def position_of(self, element) -> Position:
         """The YAML position behind a rendered element (the nearest enclosing one that has one)."""
@@ -109,9 +118,7 @@ def compile_spec(spec_path: str | os.PathLike) -> CompiledGame:
     loaded = load_spec(spec_path)
     if loaded.rules:
         add_rules_to_notes(loaded)
-    compiled = compile_game(loaded.game, loaded.source, loaded.warnings)
-    compiled.spec = loaded
-    return compiled
+    return compile_game(loaded)
 
 
 def add_rules_to_notes(loaded: LoadedSpec) -> None:
@@ -127,7 +134,8 @@ def add_rules_to_notes(loaded: LoadedSpec) -> None:
     notes.text, notes.value = html + ("\n<hr/>\n" + previous if previous else ""), None
 
 
-def compile_game(game: m.Game, source: str, warnings: list[Diagnostic] | None = None) -> CompiledGame:
+def compile_game(loaded: LoadedSpec) -> CompiledGame:
+    game, source = loaded.game, loaded.source
     xml = render_game(game)
     try:
         tree = parse_xml_bytes(xml, f"{source} (rendered XML)")
@@ -136,9 +144,7 @@ def compile_game(game: m.Game, source: str, warnings: list[Diagnostic] | None = 
         raise DiagnosticError([Diagnostic("TG042", f"the rendered XML is not well-formed: {d.message}",
                                           game.pos or Position(source), "remove control characters from names and "
                                           "values") for d in err.diagnostics]) from None
-    compiled = CompiledGame(source, game, xml, tree, list(warnings or []))
-    compiled._line_positions = _line_positions(tree, game)
-    return compiled
+    return CompiledGame(loaded, xml, tree, _line_positions(tree, game))
 
 
 def _line_positions(tree: etree._ElementTree, game: m.Game) -> dict[int, Position]:

@@ -42,7 +42,7 @@ def _build_once(spec: Path, outdir: str, base: Path | None) -> Path | None:
     started = time.perf_counter()
     try:
         compiled, written = build_spec(str(spec), outdir)
-        base = compiled.spec.base_path if compiled.spec is not None else None
+        base = compiled.spec.base_path
         status = f"built {', '.join(display_path(p) for p in written if p.suffix == '.xml')}"
     except DiagnosticError as err:
         for diagnostic in err.diagnostics:

@@ -154,9 +154,8 @@ def _step(s: m.Step) -> dict:
 
 def _production(p: m.Production) -> dict:
     def rules(items):
-        return {r.name: Flow(cost=_amounts(r.costs), result=_amounts(r.results)) for r in items} \
-            if _unique(r.name for r in items) else \
-            [Flow(name=r.name, cost=_amounts(r.costs), result=_amounts(r.results)) for r in items]
+        return _keyed(items, lambda r: r.name, lambda r: Flow(cost=_amounts(r.costs), result=_amounts(r.results)),
+                      lambda r: Flow(name=r.name, cost=_amounts(r.costs), result=_amounts(r.results)))
 
     def frontiers(items):
         return _keyed(items, lambda f: f.name, lambda f: FlowList(f.rules), lambda f: Flow(name=f.name, rules=f.rules))

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from ..datacache import cache_folder
 from ..diagnostics import EXIT_ERRORS, EXIT_OK, EXIT_UNUSABLE, Diagnostic, DiagnosticError, Position, display_path
-from .install import engine_jar
+from .install import engine_jar, engine_problem
 
 HARNESS_CLASS = "tripleagen.harness.Harness"
 AI_CHOICES = ("easy", "fast")
@@ -95,17 +95,6 @@ class PlayReport:
         data["path"] = display_path(self.path)
         data["ok"] = self.ok
         return data
-
-
-def engine_problem() -> str | None:
-    """Why the engine cannot be used here, or None when it can."""
-    jar = engine_jar()
-    if not jar.is_file():
-        return f"the TripleA 1.9 engine is not installed ({jar} not found)"
-    missing = [tool for tool in ("java", "javac") if shutil.which(tool) is None]
-    if missing:
-        return f"{' and '.join(missing)} not found on PATH (the engine needs a Java 17 JDK)"
-    return None
 
 
 def engine_available() -> bool:
@@ -197,22 +186,26 @@ def harness_classes() -> Path:
     return compile_java(_java_sources(), "engine")
 
 
+def java_command(classes: Path, main_class: str, arguments: list[str], home, options=_JVM_OPTIONS) -> list[str]:
+    """`java` running main_class (compiled into classes) against the engine's jars, with home as
+    its user.home and temporary folder; run it in the engine jar's folder."""
+    class_path = os.pathsep.join([str(classes), *engine_class_path(engine_jar())])
+    return ["java", f"-Duser.home={home}", f"-Djava.io.tmpdir={home}", *options, "-cp", class_path, main_class,
+            *arguments]
+
+
 def engine_parse_command(game: Path, home: Path) -> tuple[list[str], Path]:
     """The java command (and its working folder) that parses one game in a fresh JVM: the
     engine's own load of a game, as the benchmarks time it."""
     jar = _require_engine()
-    class_path = os.pathsep.join([str(harness_classes()), *engine_class_path(jar)])
-    return (["java", f"-Duser.home={home}", f"-Djava.io.tmpdir={home}", *_JVM_OPTIONS, "-cp", class_path,
-             HARNESS_CLASS, "check", str(game)], jar.parent)
+    return java_command(harness_classes(), HARNESS_CLASS, ["check", str(game)], home), jar.parent
 
 
 def _run_harness(arguments: list[str], timeout: float) -> dict:
     """Runs the harness in a fresh JVM with a scratch user.home; returns its JSON report."""
     jar = _require_engine()
-    class_path = os.pathsep.join([str(harness_classes()), *engine_class_path(jar)])
     with tempfile.TemporaryDirectory(prefix="triplea-gen-home-") as home:
-        command = ["java", f"-Duser.home={home}", f"-Djava.io.tmpdir={home}", *_JVM_OPTIONS,
-                   "-cp", class_path, HARNESS_CLASS, *arguments]
+        command = java_command(harness_classes(), HARNESS_CLASS, arguments, home)
         # The engine reads game_engine.properties from its working directory.
         try:
             finished = subprocess.run(command, cwd=jar.parent, capture_output=True, timeout=timeout)

@@ -16,6 +16,17 @@ def engine_jar() -> Path:
     return Path(os.environ.get("TRIPLEA_JAR", DEFAULT_JAR))
 
 
+def engine_problem() -> str | None:
+    """Why the engine cannot be used here, or None when it can."""
+    jar = engine_jar()
+    if not jar.is_file():
+        return f"the TripleA 1.9 engine is not installed ({jar} not found)"
+    missing = [tool for tool in ("java", "javac") if shutil.which(tool) is None]
+    if missing:
+        return f"{' and '.join(missing)} not found on PATH (the engine needs a Java 17 JDK)"
+    return None
+
+
 def _privilege_prefix() -> list[str] | None:
     if os.geteuid() == 0:
         return []
@@ -27,7 +38,7 @@ def _privilege_prefix() -> list[str] | None:
 def install_engine(optional: bool = False) -> int:
     """0 when the engine is there afterwards; with optional, 0 also when it cannot be installed here."""
     failure = 0 if optional else 1
-    if engine_jar().is_file() and shutil.which("java") and shutil.which("javac"):
+    if engine_problem() is None:
         print(f"TripleA engine present: {engine_jar()}")
         return 0
     if not shutil.which("apt-get"):

@@ -15,7 +15,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..engine.harness import compile_java, engine_class_path, engine_problem
+from ..engine.harness import compile_java, engine_problem, java_command
 from ..engine.install import engine_jar
 
 LAUNCHER_CLASS = "tripleagen.mapgen.ClientShot"
@@ -60,16 +60,15 @@ def run_client(map_folder: Path, game_file: str, out_dir: Path, rounds: int = 1,
     out_dir = Path(out_dir).resolve()
     out_dir.mkdir(parents=True, exist_ok=True)
     jar = engine_jar()
-    class_path = os.pathsep.join([str(_launcher_classes()), *engine_class_path(jar)])
     screenshot, map_picture, report_path = out_dir / "screen.png", out_dir / "map-panel.png", out_dir / "report.json"
     with tempfile.TemporaryDirectory(prefix="triplea-gen-client-") as home:
         installed = Path(home) / "triplea" / "downloadedMaps" / map_folder.name
         shutil.copytree(map_folder, installed)
         game_xml = installed / "map" / "games" / game_file
-        command = ["xvfb-run", "-a", "-s", f"-screen 0 {SCREEN}",
-                   "java", f"-Duser.home={home}", f"-Djava.io.tmpdir={home}", "-Djava.awt.headless=false",
-                   "--add-opens", "java.base/java.lang=ALL-UNNAMED", "-cp", class_path, LAUNCHER_CLASS,
-                   str(game_xml), str(screenshot), str(map_picture), str(report_path), str(rounds)]
+        command = ["xvfb-run", "-a", "-s", f"-screen 0 {SCREEN}", *java_command(
+            _launcher_classes(), LAUNCHER_CLASS,
+            [str(game_xml), str(screenshot), str(map_picture), str(report_path), str(rounds)], home,
+            options=("-Djava.awt.headless=false", "--add-opens", "java.base/java.lang=ALL-UNNAMED"))]
         # The engine reads game_engine.properties from its working directory.
         finished = subprocess.run(command, cwd=jar.parent, capture_output=True, timeout=timeout,
                                   env={**os.environ, "HOME": home})

@@ -28,9 +28,7 @@ from .shapes import LAND, SEA, TERRAINS, Region
 from .topology import shape_connections
 
 SITE_KEYS = ("width", "height", "coast", "land", "sea", "impassable")
-MAX_SIDE = 16384
 MAX_POINTS = 100_000
-MAX_PIXELS = 60_000_000  # the full map picture is held in memory (3 bytes a pixel)
 MAX_TERRITORIES = 5_000
 MIN_PART_AREA = 4.0  # pixels; smaller slivers left by rounding are dropped
 
@@ -83,14 +81,14 @@ def read_sites(r, data, pos: Position):
         if key not in section:
             r.error("TG032", f"sites has no {key}", r.pos(section), f"add {key}: <pixels>")
     if "width" in section:
-        width = v.number(r, section["width"], "sites width", at("width"), 64, MAX_SIDE, True)
+        width = v.number(r, section["width"], "sites width", at("width"), 64, v.MAX_SIDE, True)
     if "height" in section:
-        height = v.number(r, section["height"], "sites height", at("height"), 64, MAX_SIDE, True)
+        height = v.number(r, section["height"], "sites height", at("height"), 64, v.MAX_SIDE, True)
     if width is None or height is None:
         return None
-    if width * height > MAX_PIXELS:
+    if width * height > v.MAX_PIXELS:
         r.error(v.BAD_VALUE, f"the map would be {width} x {height} pixels; too large", at("width"),
-                f"keep width x height under {MAX_PIXELS:,} pixels")
+                f"keep width x height under {v.MAX_PIXELS:,} pixels")
         return None
     frame = box(0, 0, width, height)
     coast = None
@@ -180,7 +178,7 @@ def read_polygons(r, data, pos: Position):
             r.check_keys(body, ("terrain", "points"), f"polygon {key}")
             terrain = v.keyword(r, body.get("terrain", LAND), f"terrain of {key}", kpos, TERRAINS)
             points = body.get("points")
-        parts = _rings(r, points, f"polygon {key}", kpos, MAX_SIDE, MAX_SIDE)
+        parts = _rings(r, points, f"polygon {key}", kpos, v.MAX_SIDE, v.MAX_SIDE)
         if name is None or terrain is None or not parts:
             continue
         shapes[name] = (terrain, shapely.union_all(parts), kpos)
@@ -231,8 +229,8 @@ def read_polygons(r, data, pos: Position):
         return None
     minx, miny, maxx, maxy = shapely.union_all([region.shape for region in regions]).bounds
     width, height = int(math.ceil(maxx)) + 1, int(math.ceil(maxy)) + 1
-    if width * height > MAX_PIXELS:
+    if width * height > v.MAX_PIXELS:
         r.error(v.BAD_VALUE, f"the polygons span {width} x {height} pixels; too large", r.pos(section),
-                f"keep the map under {MAX_PIXELS:,} pixels")
+                f"keep the map under {v.MAX_PIXELS:,} pixels")
         return None
     return regions, shape_connections(exact), width, height

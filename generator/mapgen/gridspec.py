@@ -81,9 +81,9 @@ def read_grid(r, data, what: str, pos: Position):
     # Bad values above are reported already; carry on with defaults to report the mask's problems too.
     grid = Grid(kind or "pointy", columns, rows, size or 40, offset or "odd", margin or 0, bool(diagonals))
     width, height = grid.pixel_size()
-    if width > 16384 or height > 16384 or width * height > 60_000_000:
+    if width > v.MAX_SIDE or height > v.MAX_SIDE or width * height > v.MAX_PIXELS:
         r.error(v.BAD_VALUE, f"the map would be {width} x {height} pixels; too large", at("size"),
-                "use a smaller size or fewer cells (at most 16384 pixels a side)")
+                f"use a smaller size or fewer cells (at most {v.MAX_SIDE} pixels a side)")
         return None
 
     legend = _read_legend(r, section.get("legend"), at("legend"))

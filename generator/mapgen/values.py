@@ -24,6 +24,10 @@ BAD_CONNECTION = "TG513"   # extraConnections / blockedConnections naming unknow
 EMPTY_REGION = "TG515"     # a site whose region is empty after clipping
 MAP_OUTPUT = "TG520"       # the map folder cannot be written as asked (mapName, attachments)
 
+# How large a map picture may be: it is held in memory whole (3 bytes a pixel).
+MAX_SIDE = 16384
+MAX_PIXELS = 60_000_000
+
 _COLOR = re.compile(r"#?([0-9A-Fa-f]{6})")
 # polygons.txt ends a name at '<', the point files at '('; attachment lists split at ':'.
 _FORBIDDEN_IN_NAMES = ("(", "<", ">", ")", ":", "|")
