@@ -442,37 +442,35 @@ def test_600_hexes_generate_well_under_ten_seconds(tmp_path: Path):
 # The real TripleA 1.9 desktop client -----------------------------------------------------------------
 
 
-def _xvfb_problem() -> str | None:
-    if shutil.which("xvfb-run") is None:
-        return "Xvfb is not installed (apt-get install xvfb); the desktop client needs a display"
-    return None
+def _client_problem() -> str | None:
+    from generator.engine.gui import client_problem
+
+    return client_problem()
 
 
 @pytest.mark.engine
-@requires_engine
-@pytest.mark.skipif(_xvfb_problem() is not None, reason=str(_xvfb_problem()))
+@pytest.mark.skipif(_client_problem() is not None, reason=str(_client_problem()))
 def test_real_client_shows_the_generated_map_and_plays_a_round(tmp_path: Path):
-    from generator.mapgen.client import run_client
+    from generator.engine.gui import run_gui
 
     assert build_command(str(HEX_SKIRMISH), str(tmp_path / "out")) == 0
-    run = run_client(tmp_path / "out" / "hex_skirmish", "hex_skirmish.xml", tmp_path / "client", rounds=1,
-                     timeout=600)
-    print(f"client screenshot: {run.screenshot}\nmap panel: {run.map_picture}\nreport: {run.report}")
-    assert run.started, run.console[-3000:]
-    assert run.errors == []
-    assert run.report["frameTitle"] == "TripleA - Hex Skirmish"
-    assert run.report["roundsPlayed"] == 1 and run.report["steps"] >= 19
-    assert run.report["windows"] == ["TripleAFrame: TripleA - Hex Skirmish"]  # no error dialog
-    assert run.screenshot.is_file()
+    folder = tmp_path / "out" / "hex_skirmish"
+    report = run_gui(folder / "map" / "games" / "hex_skirmish.xml", folder, rounds=1,
+                     screenshot=tmp_path / "client" / "screen.png", timeout=600)
+    print(f"client screenshot: {report.screenshot}\nreport: {report.as_json()}")
+    assert report.diagnostics() == [], report.console_tail
+    assert report.frame_title == "TripleA - Hex Skirmish"
+    assert report.rounds_completed == 1 and report.stopped_by == "rounds"
+    assert report.windows == ["TripleAFrame: TripleA - Hex Skirmish"]  # no error dialog
+    assert report.picture.plausible_map
     keep = os.environ.get("TRIPLEA_GEN_SCREENSHOTS")  # a folder to keep the pictures in, for a human to look at
     if keep:
         Path(keep).mkdir(parents=True, exist_ok=True)
-        shutil.copy(run.screenshot, Path(keep) / "hex_skirmish_client.png")
-        shutil.copy(run.map_picture, Path(keep) / "hex_skirmish_map_panel.png")
+        shutil.copy(report.screenshot, Path(keep) / "hex_skirmish_client.png")
 
     # The map panel shows our map: the sea colour of the base tiles, the players' colours the
     # client fills their land with, and the impassable colour of the Ashen Peaks.
-    picture = Image.open(run.map_picture).convert("RGB")
+    picture = Image.open(report.screenshot).convert("RGB").crop(report.map_panel_box)
     colours = picture.getcolors(picture.width * picture.height)
     total = picture.width * picture.height
 

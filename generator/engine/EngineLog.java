@@ -24,10 +24,13 @@ import java.util.logging.Logger;
  */
 final class EngineLog {
   private static final int STACK_FRAMES_KEPT = 6;
+  // How the desktop client's UnitsDrawer starts its line about a unit it cannot draw.
+  private static final String MISSING_IMAGE = "MISSING IMAGE";
 
   private final List<Map<String, Object>> entries = new ArrayList<>();
   private final Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
   private final Map<String, Integer> consoleWarnings = new TreeMap<>();
+  private final List<String> missingImages = new ArrayList<>();
   private volatile int round;
   private volatile String step = "";
 
@@ -82,6 +85,14 @@ final class EngineLog {
     if (line != null && line.startsWith("Warning:")) {
       consoleWarnings.merge(line.trim(), 1, Integer::sum);
     }
+    if (line != null && line.startsWith(MISSING_IMAGE)) {
+      missingImages.add(line.trim());
+    }
+  }
+
+  /** The desktop client's "MISSING IMAGE (this unit or image will be invisible): ..." lines, in order. */
+  synchronized List<String> missingImages() {
+    return new ArrayList<>(missingImages);
   }
 
   /**

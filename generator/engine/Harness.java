@@ -14,6 +14,7 @@ import java.util.List;
  * <pre>
  *   Harness check GAME.xml...
  *   Harness play GAME.xml [--rounds N] [--ai easy|fast] [--seed S] [--map-dir DIR] [--timeout SEC]
+ *               [--screenshot SHOT.png]   (the desktop client instead of headless; needs a display)
  * </pre>
  *
  * <p>The only thing written to stdout is one JSON document; everything the engine prints goes
@@ -88,6 +89,9 @@ public final class Harness {
           break;
         case "--timeout":
           options.timeoutSeconds = Double.parseDouble(value);
+          break;
+        case "--screenshot":
+          options.screenshot = value;
           break;
         default:
           throw new IllegalArgumentException("unknown option " + arg);

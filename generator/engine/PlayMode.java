@@ -33,8 +33,10 @@ import games.strategy.triplea.TripleA;
 import games.strategy.triplea.settings.ClientSetting;
 
 /**
- * A headless game with every player played by the engine's AI, driven one step at a time so
- * that it stops after the requested rounds (ServerGame.startGame would loop forever).
+ * A game with every player played by the engine's AI, driven one step at a time so that it
+ * stops after the requested rounds (ServerGame.startGame would loop forever). Headless by
+ * default; with a screenshot file, in the desktop client's game window (needs a display),
+ * photographed after the last step.
  */
 final class PlayMode {
   static final class Options {
@@ -44,6 +46,11 @@ final class PlayMode {
     Long seed;
     String mapDir;
     double timeoutSeconds = 600;
+    String screenshot; // set: open the desktop client and save a screenshot here
+
+    boolean inClient() {
+      return screenshot != null;
+    }
   }
 
   private final Options options;
@@ -57,6 +64,8 @@ final class PlayMode {
   private int stepsRun;
   private boolean aiRandomnessSeeded;
   private volatile boolean reported;
+  private PlayerMessages messages;
+  private final Map<String, Object> client = new LinkedHashMap<>();
 
   PlayMode(final Options options, final EngineLog log, final PrintStream reportOut) {
     this.options = options;
@@ -87,9 +96,11 @@ final class PlayMode {
   }
 
   private String play() throws Exception {
-    // Headless mode makes a victory end the game instead of asking the host in a dialog
-    // whether to play on (which would fail without a display), and keeps the sound silent.
-    System.setProperty(GameRunner.TRIPLEA_HEADLESS, "true");
+    if (!options.inClient()) {
+      // Headless mode makes a victory end the game instead of asking the host in a dialog
+      // whether to play on (which would fail without a display), and keeps the sound silent.
+      System.setProperty(GameRunner.TRIPLEA_HEADLESS, "true");
+    }
     provideMapFolder();
     // The AIs sleep after each move so that a human can follow them (400 ms by default);
     // nobody watches here. The setting lives in the scratch user.home's preferences.
@@ -108,7 +119,13 @@ final class PlayMode {
       game.setRandomSource(new SeededDice(options.seed));
       aiRandomnessSeeded = seedJdkRandomness(options.seed);
     }
-    loader.startGame(game, players, true);
+    loader.startGame(game, players, !options.inClient()); // in the client: opens the TripleAFrame
+    messages = new PlayerMessages(data);
+    game.addDisplay(messages);
+    final ClientWindow window = options.inClient() ? openedWindow() : null;
+    if (options.inClient() && window == null) {
+      return "no window";
+    }
 
     // What ServerGame.startGame does before its endless loop, then its loop body, one step at a time.
     data.getProperties().set(ServerGame.GAME_HAS_BEEN_SAVED_PROPERTY, Boolean.TRUE);
@@ -138,7 +155,24 @@ final class PlayMode {
         roundStart = now;
       }
     }
-    return game.isGameOver() || !game.isGameSequenceRunning() ? "game over" : "rounds";
+    final String stoppedBy = game.isGameOver() || !game.isGameSequenceRunning() ? "game over" : "rounds";
+    if (window != null) {
+      client.putAll(window.photograph(new File(options.screenshot)));
+      client.put("windows", ClientWindow.openWindows());
+    }
+    return stoppedBy;
+  }
+
+  private ClientWindow openedWindow() throws Exception {
+    final ClientWindow window = ClientWindow.find();
+    client.put("windows", ClientWindow.openWindows());
+    if (window == null) {
+      log.recordMessage("client", "the desktop client opened no game window");
+      return null;
+    }
+    client.put("frame_title", window.title());
+    window.fitToScreen();
+    return window;
   }
 
   /**
@@ -216,6 +250,7 @@ final class PlayMode {
         partial.put("ok", true);
         partial.put("stopped_by", "time limit");
         partial.put("exceptions", log.entries());
+        partial.put("missing_images", log.missingImages());
       }
       writeReport(partial);
       Runtime.getRuntime().halt(0);
@@ -259,6 +294,11 @@ final class PlayMode {
     report.put("total_seconds", (System.nanoTime() - startNanos) / 1e9);
     report.put("exceptions", log.entries());
     report.put("console_warnings", log.consoleWarnings());
+    report.put("missing_images", log.missingImages());
+    report.put("messages", messages == null ? new ArrayList<>() : messages.entries());
+    if (options.inClient()) {
+      report.put("client", new LinkedHashMap<>(client));
+    }
     report.put("fired", GameOutcome.firedTriggers(data));
     report.put("winners", GameOutcome.winners(data));
     report.put("players", GameOutcome.playerStates(data));

@@ -1,5 +1,6 @@
 """`triplea-gen engine ...`: the real TripleA 1.9 engine's verdict on game files
-(check), headless games played by its AI (play), and installing it (install).
+(check), headless games played by its AI (play), the same in the desktop client (gui),
+and installing it (install).
 The engine modules are imported inside the handlers so that `--help` stays fast."""
 from __future__ import annotations
 
@@ -44,6 +45,21 @@ def register(subparsers) -> None:
     play.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
     play.set_defaults(run=_run_play)
 
+    gui = actions.add_parser(
+        "gui", help="open the game in the desktop client under Xvfb, let the AI play, take a screenshot",
+        description="Open the game in TripleA's desktop client (its game window, under Xvfb) with the map "
+                    "folder installed, let the easy AI play every player, and photograph the screen. "
+                    "Exit status 1 when the client logs an exception or a MISSING IMAGE line, opens no "
+                    "window, dies, runs out of time, or the screenshot does not look like a map.")
+    gui.add_argument("game", metavar="GAME.xml", help="the game XML")
+    gui.add_argument("--map-dir", required=True, help="the map folder (the one holding map/)")
+    gui.add_argument("--rounds", type=_positive_int, default=1, help="rounds to play (default: 1)")
+    gui.add_argument("--screenshot", help="save the screenshot here (PNG)")
+    gui.add_argument("--timeout", type=float, default=600.0, help="wall-clock limit in seconds (default: 600)")
+    gui.add_argument("--seed", type=int, help="seed for the dice and the AI's choices")
+    gui.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    gui.set_defaults(run=_run_gui)
+
     install = actions.add_parser(
         "install", help="install Debian's TripleA 1.9 package with apt",
         description="Install the TripleA 1.9 engine (apt-get install triplea) where this machine allows it.")
@@ -84,10 +100,31 @@ def _run_play(args) -> int:
     return EXIT_OK if report.ok else EXIT_ERRORS
 
 
+def _run_gui(args) -> int:
+    from .gui import format_gui_report, run_gui
+
+    report = run_gui(Path(args.game), Path(args.map_dir), rounds=args.rounds,
+                     screenshot=Path(args.screenshot) if args.screenshot else None, timeout=args.timeout,
+                     seed=args.seed)
+    print(json.dumps(report.as_json(), indent=2) if args.format == "json" else format_gui_report(report))
+    for diagnostic in report.diagnostics():
+        print(diagnostic.format(), file=sys.stderr)
+    return EXIT_OK if report.ok else EXIT_ERRORS
+
+
 def _run_install(args) -> int:
     from .install import install_engine
 
     return install_engine(optional=args.optional)
+
+
+def format_message(entry: dict) -> str:
+    """One message the engine showed players: when, to whom, its title and text on one line."""
+    audience = ", ".join(entry["to"]) or "everyone"
+    if entry["not_to"]:
+        audience += f" (not {', '.join(entry['not_to'])})"
+    text = " ".join(entry["text"].split())
+    return f"  round {entry['round']}  {entry['step']}  to {audience}: {entry['title']}: {text}"
 
 
 def format_play_report(report) -> str:
@@ -112,6 +149,8 @@ def format_play_report(report) -> str:
         lines.append(f"winners: {', '.join(report.winners) or 'none named'}")
     lines.append(f"triggers fired: {len(report.fired)}")
     lines.extend(f"  round {entry['round']}  {entry['step']}  {entry['trigger']}" for entry in report.fired)
+    lines.append(f"messages to players: {len(report.messages)}")
+    lines.extend(format_message(entry) for entry in report.messages)
     lines.append("players at the end:")
     for player in report.players:
         resources = ", ".join(f"{name} {amount}" for name, amount in player["resources"].items())

@@ -10,6 +10,7 @@ import hashlib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -75,6 +76,9 @@ class PlayReport:
     players: list[dict]  # {name, resources, territories, units, unplaced_units}
     console_warnings: dict[str, int]
     winners: list[str] | None  # None while nobody has won
+    # What the engine showed the players in message windows (notifications, victory, politics):
+    # {kind, title, text, to, not_to, round, step}
+    messages: list[dict] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -201,6 +205,31 @@ def engine_parse_command(game: Path, home: Path) -> tuple[list[str], Path]:
     return java_command(harness_classes(), HARNESS_CLASS, ["check", str(game)], home), jar.parent
 
 
+def run_bounded(command: list[str], cwd: Path, timeout: float, env: dict | None = None) -> subprocess.CompletedProcess:
+    """Runs command in a process group of its own; past timeout the whole group (a JVM, and
+    xvfb-run's X server) is stopped, politely first, and TimeoutExpired raised."""
+    process = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               start_new_session=True)
+    try:
+        stdout, stderr = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        for stop, grace in ((signal.SIGTERM, 5), (signal.SIGKILL, None)):
+            try:
+                os.killpg(process.pid, stop)
+            except ProcessLookupError:
+                break
+            try:
+                process.communicate(timeout=grace)
+                break
+            except subprocess.TimeoutExpired:
+                continue
+        raise
+    finally:
+        if process.poll() is None:
+            process.kill()
+    return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
+
+
 def _run_harness(arguments: list[str], timeout: float) -> dict:
     """Runs the harness in a fresh JVM with a scratch user.home; returns its JSON report."""
     jar = _require_engine()
@@ -208,7 +237,7 @@ def _run_harness(arguments: list[str], timeout: float) -> dict:
         command = java_command(harness_classes(), HARNESS_CLASS, arguments, home)
         # The engine reads game_engine.properties from its working directory.
         try:
-            finished = subprocess.run(command, cwd=jar.parent, capture_output=True, timeout=timeout)
+            finished = run_bounded(command, cwd=jar.parent, timeout=timeout)
         except subprocess.TimeoutExpired:
             raise _error("TG312", f"the engine did not finish within {timeout:.0f} s and was stopped",
                          "triplea-gen", "raise --timeout, or play fewer rounds") from None
@@ -295,7 +324,7 @@ def play_game(path: Path, rounds: int = 2, ai: str = "easy", seed: int | None = 
         round_seconds=report["round_seconds"], total_seconds=report["total_seconds"],
         ai_randomness_seeded=report["ai_randomness_seeded"], exceptions=report["exceptions"],
         fired=report["fired"], players=report["players"], console_warnings=report["console_warnings"],
-        winners=report["winners"])
+        winners=report["winners"], messages=report["messages"])
 
 
 def format_check_line(result: CheckResult) -> str:

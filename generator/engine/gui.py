@@ -1,0 +1,208 @@
+"""`triplea-gen engine gui`: a game in the real TripleA 1.9 desktop client, as a player meets it.
+
+The harness (Harness.java, play mode with --screenshot) opens the client's game window under
+Xvfb with the map folder installed in a scratch user.home (triplea/downloadedMaps/<mapName>),
+lets the easy AI play every player for the requested rounds, and photographs the screen.
+Everything the client says goes to its log; an exception there, a "MISSING IMAGE" line, a
+client that dies or opens no window, or a screenshot that is not plausibly a map is a failure
+with the client's own words. Time is bounded: the harness stops itself at the time limit, and
+the X server and JVM are killed as one process group if it does not."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..diagnostics import EXIT_UNUSABLE, Diagnostic, DiagnosticError, Position, display_path
+from .harness import (_JVM_GRACE_SECONDS, _JVM_OPTIONS, HARNESS_CLASS, _error, _refusal_before_engine,
+                      _require_engine, harness_classes, java_command, run_bounded)
+from .screenshot import PictureVerdict, judge_screenshot
+
+SCREEN = "1280x1024x24"
+DEFAULT_GUI_TIMEOUT = 600.0
+# The client draws into a real (virtual) display: AWT must not be headless.
+_CLIENT_JVM_OPTIONS = tuple("-Djava.awt.headless=false" if option == "-Djava.awt.headless=true" else option
+                            for option in _JVM_OPTIONS)
+_CONSOLE_LINES_KEPT = 40
+
+
+@dataclass
+class GuiReport:
+    """What the desktop client did with a game: how far it played, what it logged, what it showed."""
+
+    path: Path
+    game: str
+    map_dir: str
+    rounds_requested: int
+    rounds_completed: int
+    stopped_by: str  # rounds | game over | exception | time limit | no window
+    total_seconds: float
+    exceptions: list[dict]  # {kind, type, message, round, step, at}, as in `engine play`
+    missing_images: list[str]  # the client's "MISSING IMAGE ..." lines
+    messages: list[dict]  # what the players were shown, as in `engine play`
+    frame_title: str | None
+    windows: list[str]  # every window on screen at the end, "Class: title"
+    screenshot: Path | None
+    map_panel: list[int] | None  # [x, y, width, height] of the map panel on the screenshot
+    picture: PictureVerdict | None  # None when no screenshot was taken
+    console_tail: list[str] = field(default_factory=list)
+
+    def diagnostics(self) -> list[Diagnostic]:
+        where = Position(display_path(self.path))
+        found = [Diagnostic("TG313", f"the client logged {entry['kind']} exception in round {entry['round']}, "
+                            f"step {entry['step']}: {entry['message']}", where,
+                            "the desktop client breaks on this game; the message names what it lacks")
+                 for entry in self.exceptions]
+        found += [Diagnostic("TG314", f"the client cannot draw a unit: {line}", where,
+                             "add the unit image the line names to the map folder's units/<player>/ "
+                             "(a mod: to its package)")
+                  for line in dict.fromkeys(self.missing_images)]
+        if self.stopped_by == "no window":
+            found.append(Diagnostic("TG315", "the desktop client opened no game window"
+                                    + (f" (windows on screen: {', '.join(self.windows)})" if self.windows else ""),
+                                    where, "the client's log above says why; `engine play` runs the same game "
+                                    "without the window"))
+        if self.stopped_by == "time limit":
+            found.append(Diagnostic("TG316", f"time limit reached after {self.rounds_completed} of "
+                                    f"{self.rounds_requested} rounds; the client was stopped", where,
+                                    "raise --timeout, or play fewer rounds"))
+        if self.picture is not None and not self.picture.plausible_map:
+            found.append(Diagnostic("TG318", f"the screenshot does not show a map: {self.picture.summary()}",
+                                    Position(display_path(self.screenshot)),
+                                    "look at the screenshot: an error dialog or an empty window shows there"))
+        return found
+
+    @property
+    def map_panel_box(self) -> tuple[int, int, int, int] | None:
+        """The map panel as a PIL crop box (left, top, right, bottom)."""
+        if not self.map_panel:
+            return None
+        x, y, width, height = self.map_panel
+        return x, y, x + width, y + height
+
+    @property
+    def ok(self) -> bool:
+        return not self.diagnostics()
+
+    def as_json(self) -> dict:
+        return {
+            "path": display_path(self.path), "game": self.game, "map_dir": self.map_dir, "ok": self.ok,
+            "rounds_requested": self.rounds_requested, "rounds_completed": self.rounds_completed,
+            "stopped_by": self.stopped_by, "total_seconds": self.total_seconds,
+            "exceptions": self.exceptions, "missing_images": self.missing_images, "messages": self.messages,
+            "frame_title": self.frame_title, "windows": self.windows, "map_panel": self.map_panel,
+            "screenshot": display_path(self.screenshot) if self.screenshot else None,
+            "picture": None if self.picture is None else {
+                "plausible_map": self.picture.plausible_map, "summary": self.picture.summary()},
+            "diagnostics": [diagnostic.as_json() for diagnostic in self.diagnostics()],
+        }
+
+
+def client_problem() -> str | None:
+    """Why the desktop client cannot be run here, or None."""
+    from .install import engine_problem
+
+    problem = engine_problem()
+    if problem:
+        return problem
+    if shutil.which("xvfb-run") is None:
+        return "xvfb-run not found (apt-get install xvfb): the desktop client needs a display"
+    return None
+
+
+def run_gui(game: Path, map_dir: Path, rounds: int = 1, screenshot: Path | None = None,
+            timeout: float = DEFAULT_GUI_TIMEOUT, seed: int | None = None) -> GuiReport:
+    """Plays `rounds` rounds of game in the desktop client with map_dir as its map folder.
+
+    Raises (DiagnosticError) when it cannot start: no engine or display, a bad argument, a
+    file the engine must not read, a missing map folder, the engine refusing the game, a
+    client that died without a report, or one stuck past the time limit."""
+    game = Path(game)
+    shown = display_path(game)
+    _require_engine()
+    if shutil.which("xvfb-run") is None:
+        raise DiagnosticError([Diagnostic("TG317", "xvfb-run not found: the desktop client needs a display",
+                                          Position("triplea-gen"), "apt-get install xvfb")],
+                              exit_status=EXIT_UNUSABLE)
+    if rounds < 1:
+        raise _error("TG304", f"rounds must be at least 1, not {rounds}", shown)
+    refusal = _refusal_before_engine(game)
+    if refusal:
+        raise DiagnosticError([refusal])
+    map_dir = Path(map_dir)
+    if not map_dir.is_dir():
+        raise DiagnosticError([Diagnostic("TG319", "map folder not found", Position(display_path(map_dir)),
+                                          "give the map's top folder, the one that contains map/")],
+                              exit_status=EXIT_UNUSABLE)
+    with tempfile.TemporaryDirectory(prefix="triplea-gen-client-") as home:
+        shot = Path(screenshot) if screenshot else Path(home) / "screenshot.png"
+        shot.parent.mkdir(parents=True, exist_ok=True)
+        arguments = ["play", str(game.resolve()), "--rounds", str(rounds), "--ai", "easy",
+                     "--timeout", str(timeout), "--map-dir", str(map_dir.resolve()), "--screenshot", str(shot.resolve())]
+        if seed is not None:
+            arguments += ["--seed", str(seed)]
+        command = ["xvfb-run", "--auto-servernum", "--server-args", f"-screen 0 {SCREEN}",
+                   *java_command(harness_classes(), HARNESS_CLASS, arguments, home, options=_CLIENT_JVM_OPTIONS)]
+        try:
+            # The engine reads game_engine.properties from its working directory; HOME keeps
+            # X and font caches out of the user's own.
+            finished = run_bounded(command, cwd=_require_engine().parent, timeout=timeout + _JVM_GRACE_SECONDS,
+                                   env={**os.environ, "HOME": home})
+        except subprocess.TimeoutExpired:
+            raise DiagnosticError([Diagnostic(
+                "TG316", f"the desktop client did not finish within {timeout + _JVM_GRACE_SECONDS:.0f} s and was "
+                "killed (with its X server)", Position(shown), "raise --timeout, or play fewer rounds")]) from None
+        console = finished.stderr.decode("utf-8", "replace").splitlines()[-_CONSOLE_LINES_KEPT:]
+        report = _read_report(finished.stdout, finished.returncode, console, shown)
+        client = report.get("client", {})
+        picture = judge_screenshot(shot, client.get("map_panel")) if shot.is_file() else None
+        if screenshot is None:
+            shot = None
+        return GuiReport(
+            path=game, game=report["game"], map_dir=display_path(map_dir), rounds_requested=rounds,
+            rounds_completed=report["rounds_completed"], stopped_by=report["stopped_by"],
+            total_seconds=report["total_seconds"], exceptions=report["exceptions"],
+            missing_images=report["missing_images"], messages=report["messages"],
+            frame_title=client.get("frame_title"), windows=client.get("windows", []), screenshot=shot,
+            map_panel=client.get("map_panel"), picture=picture, console_tail=console)
+
+
+def _read_report(stdout: bytes, status: int, console: list[str], shown: str) -> dict:
+    try:
+        report = json.loads(stdout.decode("utf-8", "replace"))
+    except json.JSONDecodeError:
+        said = " | ".join(line.strip() for line in console[-8:] if line.strip()) or "nothing"
+        raise DiagnosticError([Diagnostic(
+            "TG315", f"the desktop client died without a report (exit status {status}); its last words: {said}",
+            Position(shown), "the client's own message above names the cause")]) from None
+    if not report.get("ok"):
+        raise _error("TG310", f"the engine refused the game: {report.get('error')}", shown,
+                     "'triplea-gen engine check' shows the same verdict; fix what the engine names")
+    return report
+
+
+def format_gui_report(report: GuiReport) -> str:
+    from .cli import format_message
+
+    lines = [f"game: {report.game} ({display_path(report.path)}), map folder: {report.map_dir}",
+             f"rounds: {report.rounds_completed} of {report.rounds_requested} played in the desktop client "
+             f"(stopped by: {report.stopped_by}), {report.total_seconds:.1f} s",
+             f"window: {report.frame_title or 'none'}"]
+    others = [window for window in report.windows if not window.startswith("TripleAFrame")]
+    lines.append(f"other windows: {', '.join(others) if others else 'none'}")
+    if report.picture is not None:
+        where = display_path(report.screenshot) if report.screenshot else "screenshot"
+        lines.append(f"{where}: {report.picture.summary()}")
+    lines.append(f"exceptions: {len(report.exceptions) or 'none'}")
+    for entry in report.exceptions:
+        lines.append(f"  {entry['kind']} in round {entry['round']}, step {entry['step']}: {entry['message']}")
+        lines.extend(f"      at {frame}" for frame in entry["at"][:3])
+    lines.append(f"missing images: {len(report.missing_images) or 'none'}")
+    lines.extend(f"  {line}" for line in dict.fromkeys(report.missing_images))
+    lines.append(f"messages to players: {len(report.messages)}")
+    lines.extend(format_message(entry) for entry in report.messages)
+    return "\n".join(lines)

@@ -1,0 +1,64 @@
+"""Does a screenshot of the desktop client plausibly show a map? Decided from the pixels
+alone: a map panel is large and full of colours (land, sea, borders, units, names), while the
+failures look different: an error dialog over the bare X screen (one dark colour almost
+everywhere), an empty grey frame (one grey), or a panel too small to show anything."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from PIL import Image
+
+# Measured on the client's real shots (generated maps and Global 1940) and on
+# error-dialog-like pictures: see tests/test_engine_gui.py.
+MIN_SIDE = 200  # pixels: smaller than this, no map can be judged
+MAX_DOMINANT_SHARE = 0.80  # one colour (an empty panel, the X screen's black) covers more
+MIN_COLOURS = 24  # distinct colours after coarse quantisation; a dialog of text has a few
+_SAMPLE_WIDTH = 400  # pictures are scaled down to this for speed; the verdict does not need detail
+_QUANTUM = 16  # colour channels in steps of 16: antialiasing and JPEG noise do not count as colours
+
+
+@dataclass(frozen=True)
+class PictureVerdict:
+    plausible_map: bool
+    width: int
+    height: int
+    colours: int  # distinct colours, quantised
+    dominant_share: float  # share of the commonest (quantised) colour
+    reason: str  # why not a map; "" when it is one
+
+    def summary(self) -> str:
+        facts = (f"{self.width}x{self.height}, {self.colours} colours, "
+                 f"commonest colour {self.dominant_share:.0%} of the picture")
+        return f"looks like a map ({facts})" if self.plausible_map else f"not a map: {self.reason} ({facts})"
+
+
+def judge_picture(picture: Image.Image) -> PictureVerdict:
+    """The verdict on one picture (a screenshot, or its map panel cut out)."""
+    width, height = picture.size
+    sample = picture.convert("RGB")
+    if width > _SAMPLE_WIDTH:
+        sample = sample.resize((_SAMPLE_WIDTH, max(1, round(height * _SAMPLE_WIDTH / width))), Image.NEAREST)
+    coarse = sample.point(lambda value: value // _QUANTUM * _QUANTUM)
+    counts = coarse.getcolors(coarse.width * coarse.height) or []
+    colours = len(counts)
+    dominant = max((count for count, _ in counts), default=0) / max(1, coarse.width * coarse.height)
+    if min(width, height) < MIN_SIDE:
+        reason = f"only {width}x{height} pixels"
+    elif dominant > MAX_DOMINANT_SHARE:
+        reason = "one colour covers almost everything (an empty frame, or a dialog on a bare screen)"
+    elif colours < MIN_COLOURS:
+        reason = "too few colours for land, sea, borders and units (a dialog or a blank panel)"
+    else:
+        reason = ""
+    return PictureVerdict(not reason, width, height, colours, dominant, reason)
+
+
+def judge_screenshot(png: Path, map_panel: list[int] | None = None) -> PictureVerdict:
+    """The verdict on a screenshot; with the map panel's [x, y, width, height] on it, on that part."""
+    with Image.open(png) as screen:
+        screen.load()
+        if map_panel and map_panel[2] > 0 and map_panel[3] > 0:
+            x, y, width, height = map_panel
+            return judge_picture(screen.crop((x, y, x + width, y + height)))
+        return judge_picture(screen)
