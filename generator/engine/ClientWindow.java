@@ -1,5 +1,7 @@
 package tripleagen.harness;
 
+import java.awt.Component;
+import java.awt.Container;
 import java.awt.Dialog;
 import java.awt.Dimension;
 import java.awt.Frame;
@@ -61,10 +63,24 @@ final class ClientWindow {
     });
   }
 
-  /** Saves the whole screen as a PNG; returns where the window and its map panel are on it. */
+  /**
+   * Saves the whole screen as a PNG; returns where the window and its map panel are on it, and
+   * the battle windows closed first (the client leaves the last battle open until a player
+   * presses space; it would hide the map). Any other window stays: an error dialog must show.
+   */
   Map<String, Object> photograph(final File png)
       throws InterruptedException, InvocationTargetException, java.awt.AWTException, IOException {
     Thread.sleep(SETTLE_MILLIS);
+    final List<String> closed = new ArrayList<>();
+    SwingUtilities.invokeAndWait(() -> {
+      for (final Window window : Window.getWindows()) {
+        if (window != frame && window.isShowing() && holdsBattle(window)) {
+          closed.add(describe(window));
+          window.dispose();
+        }
+      }
+    });
+    Thread.sleep(closed.isEmpty() ? 0 : SETTLE_MILLIS / 5);
     SwingUtilities.invokeAndWait(() -> { });
     final MapPanel mapPanel = frame.getMapPanel();
     final AtomicReference<Rectangle> mapBounds = new AtomicReference<>();
@@ -79,7 +95,28 @@ final class ClientWindow {
     shot.put("screenshot", png.getPath());
     shot.put("screen", List.of(screen.width, screen.height));
     shot.put("map_panel", List.of(map.x, map.y, map.width, map.height));
+    shot.put("battle_windows_closed", closed);
     return shot;
+  }
+
+  private static boolean holdsBattle(final Container container) {
+    for (final Component child : container.getComponents()) {
+      if (child.getClass().getSimpleName().startsWith("BattleDisplay")
+          || child instanceof Container && holdsBattle((Container) child)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static String describe(final Window window) {
+    String title = window.getClass().getSimpleName();
+    if (window instanceof Frame) {
+      title += ": " + ((Frame) window).getTitle();
+    } else if (window instanceof Dialog) {
+      title += ": " + ((Dialog) window).getTitle();
+    }
+    return title;
   }
 
   String title() {
@@ -91,13 +128,7 @@ final class ClientWindow {
     final List<String> titles = new ArrayList<>();
     for (final Window window : Window.getWindows()) {
       if (window.isShowing()) {
-        String title = window.getClass().getSimpleName();
-        if (window instanceof Frame) {
-          title += ": " + ((Frame) window).getTitle();
-        } else if (window instanceof Dialog) {
-          title += ": " + ((Dialog) window).getTitle();
-        }
-        titles.add(title);
+        titles.add(describe(window));
       }
     }
     return titles;
