@@ -13,6 +13,9 @@ SHARED = Path(os.environ.get("TRIPLEA_GEN_SHARED", REPO.parent / "shared"))
 CORPUS_DIR = SHARED / "corpus" / "xml"
 GLOBAL_MAP_DIR = SHARED / "maps" / "world_war_ii_global"
 GLOBAL_GAMES_DIR = GLOBAL_MAP_DIR / "map" / "games"
+# A small game without map geometry (Frontier 1939 before it got its map): what the tests that
+# edit a game's text, and the rule-macro goldens, start from.
+PLAIN_GAME = REPO / "tests" / "fixtures" / "plain_game" / "frontier_1939.yaml"
 ENGINE_JAR = engine_jar()  # where the engine is installed ($TRIPLEA_JAR, else Debian's place)
 
 SHARED_MISSING = "../shared (corpus and maps) is not present next to the repo; CI has it"

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import yaml
 from lxml import etree
 
 from canonical import canonical_file, first_difference
@@ -59,13 +60,17 @@ def test_importing_twice_gives_identical_yaml(tmp_path: Path):
 def test_default_example_layout_and_content(tmp_path: Path, capsys):
     built = build_game(EXAMPLE, tmp_path)
     assert built.relative_to(tmp_path).as_posix() == "frontier_1939/map/games/frontier_1939.xml"
-    printed = capsys.readouterr().out.splitlines()
-    assert [Path(line).relative_to(tmp_path).as_posix() for line in printed] == [
-        "frontier_1939/map/games/frontier_1939.xml", "frontier_1939/map.yml"]
-    assert (tmp_path / "frontier_1939" / "map.yml").read_text() == (
-        'map_name: "frontier_1939"\ngames:\n- {game_name: "Frontier 1939", file_name: "frontier_1939.xml"}\n')
+    printed = {Path(line).relative_to(tmp_path).as_posix() for line in capsys.readouterr().out.splitlines()}
+    # The whole map folder the desktop client reads, not just the game XML.
+    for part in ("map/games/frontier_1939.xml", "map.yml", "map/polygons.txt", "map/centers.txt", "map/place.txt",
+                 "map/map.properties", "map/baseTiles/0_0.png", "map/flags/Russians_small.png",
+                 "map/units/Italians/infantry.png"):
+        assert f"frontier_1939/{part}" in printed, part
+    listing = yaml.safe_load((tmp_path / "frontier_1939" / "map.yml").read_text())
+    assert listing == {"map_name": "frontier_1939",
+                       "games": [{"game_name": "Frontier 1939", "file_name": "frontier_1939.xml"}]}
     root = etree.parse(str(built)).getroot()
-    assert len(root.findall("map/territory")) == 18
+    assert len(root.findall("map/territory")) == 22  # 16 land regions, 4 seas, 2 impassable neutrals
     assert [p.get("name") for p in root.findall("playerList/player")] == ["Germans", "Russians", "Italians"]
     trigger = root.find("attachmentList/attachment[@name='triggerAttachment_Russians_Mobilisation']")
     assert {o.get("name"): o.get("value") for o in trigger} == {

@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, SHARED_MISSING, SHARED
+from conftest import PLAIN_GAME, REPO, SHARED, SHARED_MISSING
 from folders import snapshot
 from generator import buildserver
 
 GOLDEN_BASE = REPO / "tests" / "golden" / "rules" / "base.yaml"
-EXAMPLE = REPO / "rules_yaml" / "frontier_1939.yaml"
+EXAMPLE = PLAIN_GAME
 
 MACRO = """\
 {#---

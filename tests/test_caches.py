@@ -13,9 +13,9 @@ from generator.diagnostics import Diagnostic, LazyHint, Position
 from generator.pipeline import _load_base
 from generator.yamlform import dump_game
 
-from conftest import REPO
+from conftest import PLAIN_GAME, REPO
 
-BASE_XML_SOURCE = REPO / "rules_yaml" / "frontier_1939.yaml"
+BASE_XML_SOURCE = PLAIN_GAME
 
 
 @pytest.fixture

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO
+from conftest import PLAIN_GAME, REPO
 from folders import snapshot
 from generator.cli import main
 
-EXAMPLE = REPO / "rules_yaml" / "frontier_1939.yaml"
+EXAMPLE = PLAIN_GAME
 
 
 def _run(capsys, *argv: str) -> tuple[int, str]:

@@ -18,7 +18,7 @@ from lxml import etree
 from PIL import Image
 from shapely.geometry import Polygon
 
-from conftest import REPO, requires_engine
+from conftest import PLAIN_GAME, REPO, requires_engine
 from folders import snapshot
 from generator.commands import build_command, output_files
 from generator.diagnostics import DiagnosticError
@@ -416,7 +416,7 @@ def test_preview_draws_the_map(tmp_path: Path, capsys):
 
 def test_preview_refuses_a_spec_without_geometry(tmp_path: Path):
     with pytest.raises(DiagnosticError) as caught:
-        _preview([str(REPO / "rules_yaml" / "frontier_1939.yaml"), "-o", str(tmp_path / "x.png")])
+        _preview([str(PLAIN_GAME), "-o", str(tmp_path / "x.png")])
     assert "TG501" in str(caught.value)
     assert not (tmp_path / "x.png").exists()
 

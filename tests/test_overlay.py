@@ -6,10 +6,10 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from conftest import GLOBAL_GAMES_DIR, REPO, SHARED, SHARED_MISSING, build_game
+from conftest import GLOBAL_GAMES_DIR, PLAIN_GAME, REPO, SHARED, SHARED_MISSING, build_game
 from generator.cli import main
 
-EXAMPLE = REPO / "rules_yaml" / "frontier_1939.yaml"
+EXAMPLE = PLAIN_GAME
 
 MOD = """\
 mod:

@@ -12,14 +12,14 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from conftest import GLOBAL_GAMES_DIR, REPO, SHARED, SHARED_MISSING, requires_engine
+from conftest import GLOBAL_GAMES_DIR, PLAIN_GAME, REPO, SHARED, SHARED_MISSING, requires_engine
 from generator.cli import main
 from generator.diagnostics import DiagnosticError
 from generator.jsonschema import build_schema
 from generator.package import safe_extract, zip_folder
 from generator.yamlio import load_yaml_file, load_yaml_text
 
-EXAMPLE = REPO / "rules_yaml" / "frontier_1939.yaml"
+EXAMPLE = PLAIN_GAME
 needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason=SHARED_MISSING)
 
 G40_MOD = """\
