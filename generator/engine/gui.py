@@ -53,8 +53,7 @@ class GuiReport:
 
     def diagnostics(self) -> list[Diagnostic]:
         where = Position(display_path(self.path))
-        found = [Diagnostic("TG313", f"the client logged {entry['kind']} exception in round {entry['round']}, "
-                            f"step {entry['step']}: {entry['message']}", where,
+        found = [Diagnostic("TG313", f"the client {_when(entry)}: {entry['message']}", where,
                             "the desktop client breaks on this game; the message names what it lacks")
                  for entry in self.exceptions]
         found += [Diagnostic("TG314", f"the client cannot draw a unit: {line}", where,
@@ -100,6 +99,14 @@ class GuiReport:
                 "plausible_map": self.picture.plausible_map, "summary": self.picture.summary()},
             "diagnostics": [diagnostic.as_json() for diagnostic in self.diagnostics()],
         }
+
+
+def _when(entry: dict) -> str:
+    """Where in the game an exception came, in a player's words."""
+    verb = "stopped on an exception" if entry["kind"] == "fatal" else f"logged an exception ({entry['kind']})"
+    if not entry["step"]:
+        return f"{verb} while opening the game"
+    return f"{verb} in round {entry['round']}, step {entry['step']}"
 
 
 def client_problem() -> str | None:
