@@ -83,7 +83,7 @@ def test_example_opens_in_the_desktop_client_and_plays_a_round(spec: Path, tmp_p
     print(f"{spec.stem}: {time.monotonic() - started:.1f} s in the client\n{format_gui_report(report)}")
     _keep(report.screenshot, spec.stem)
     assert [d.format() for d in report.diagnostics()] == [], report.console_tail[-15:]
-    assert report.exceptions == [] and report.missing_images == []
+    assert report.game_exceptions == [] and report.missing_images == []
     assert report.stopped_by in ("rounds", "game over") and report.frame_title == f"TripleA - {report.game}"
     assert [w for w in report.windows if not w.startswith("TripleAFrame")] == []  # no error dialog
     assert report.picture is not None and report.picture.plausible_map, report.picture
@@ -157,6 +157,15 @@ def test_the_client_is_stopped_at_its_time_limit(hex_map: Path, tmp_path: Path):
     assert "TG316" in codes
     assert time.monotonic() - started < 4 + 60 + 15  # the limit, the JVM's grace, the kill
     assert _processes_with("triplea-gen-client-") == []  # no X server or JVM left behind
+
+
+@requires_client
+def test_a_map_folder_that_is_not_there_is_refused_before_the_client_starts(hex_map: Path, tmp_path: Path, capsys):
+    from generator.cli import main
+
+    xml = hex_map / "map" / "games" / "hex_skirmish.xml"
+    assert main(["engine", "gui", str(xml), "--map-dir", str(tmp_path / "nowhere")]) == 2
+    assert "error[TG319]: map folder not found" in capsys.readouterr().err
 
 
 def test_a_stuck_process_group_is_killed_whole(tmp_path: Path):

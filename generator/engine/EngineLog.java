@@ -58,7 +58,36 @@ final class EngineLog {
       frames.add(frame.toString());
     }
     entry.put("at", frames);
+    entry.put("engine_defect", engineDefect(error));
     entries.add(entry);
+  }
+
+  /**
+   * Names a failure that is the 1.9 engine's own on Java 17 whatever the game, or null. The
+   * desktop client copies the game data by Java serialization (e.g. at a technology step), and
+   * on Java 17 reading it back fails in DefaultNamed.equals: seen with the unmodified Global
+   * 1940 game as with every mod of it, and the client plays on.
+   */
+  static String engineDefect(final Throwable error) {
+    final Set<Throwable> visited = Collections.newSetFromMap(new IdentityHashMap<>());
+    for (Throwable link = error; link != null && visited.add(link); link = link.getCause()) {
+      final StackTraceElement[] stack = link.getStackTrace();
+      if (link instanceof NullPointerException && stack.length > 0
+          && stack[0].getClassName().equals("games.strategy.engine.data.DefaultNamed")
+          && stack[0].getMethodName().equals("equals") && readsSerializedData(stack)) {
+        return "1.9 on Java 17 cannot copy the game data (deserialisation fails in DefaultNamed.equals)";
+      }
+    }
+    return null;
+  }
+
+  private static boolean readsSerializedData(final StackTraceElement[] stack) {
+    for (final StackTraceElement frame : stack) {
+      if (frame.getClassName().equals("java.io.ObjectInputStream")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   synchronized void recordMessage(final String kind, final String message) {

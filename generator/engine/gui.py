@@ -41,7 +41,7 @@ class GuiReport:
     rounds_completed: int
     stopped_by: str  # rounds | game over | exception | time limit | no window
     total_seconds: float
-    exceptions: list[dict]  # {kind, type, message, round, step, at}, as in `engine play`
+    exceptions: list[dict]  # {kind, type, message, round, step, at, engine_defect}, as in `engine play`
     missing_images: list[str]  # the client's "MISSING IMAGE ..." lines
     messages: list[dict]  # what the players were shown, as in `engine play`
     frame_title: str | None
@@ -53,9 +53,9 @@ class GuiReport:
 
     def diagnostics(self) -> list[Diagnostic]:
         where = Position(display_path(self.path))
-        found = [Diagnostic("TG313", f"the client {_when(entry)}: {entry['message']}", where,
+        found = [Diagnostic("TG313", f"the client {_when(entry)}: {entry['message']}{_engine_frame(entry)}", where,
                             "the desktop client breaks on this game; the message names what it lacks")
-                 for entry in self.exceptions]
+                 for entry in self.game_exceptions]
         found += [Diagnostic("TG314", f"the client cannot draw a unit: {line}", where,
                              "add the unit image the line names to the map folder's units/<player>/ "
                              "(a mod: to its package)")
@@ -74,6 +74,15 @@ class GuiReport:
                                     Position(display_path(self.screenshot)),
                                     "look at the screenshot: an error dialog or an empty window shows there"))
         return found
+
+    @property
+    def game_exceptions(self) -> list[dict]:
+        """The exceptions the game causes: not those the 1.9 engine has on Java 17 with any game."""
+        return [entry for entry in self.exceptions if not entry.get("engine_defect")]
+
+    @property
+    def engine_defects(self) -> list[dict]:
+        return [entry for entry in self.exceptions if entry.get("engine_defect")]
 
     @property
     def map_panel_box(self) -> tuple[int, int, int, int] | None:
@@ -99,6 +108,15 @@ class GuiReport:
                 "plausible_map": self.picture.plausible_map, "summary": self.picture.summary()},
             "diagnostics": [diagnostic.as_json() for diagnostic in self.diagnostics()],
         }
+
+
+def _engine_frame(entry: dict) -> str:
+    """Where in the client it broke, when its message alone does not say (e.g. a bare
+    UnsupportedOperationException): the first frame of TripleA's own code."""
+    for frame in entry.get("at", []):
+        if frame.startswith("games.strategy."):
+            return f" (at {frame})"
+    return ""
 
 
 def _when(entry: dict) -> str:
@@ -204,10 +222,13 @@ def format_gui_report(report: GuiReport) -> str:
     if report.picture is not None:
         where = display_path(report.screenshot) if report.screenshot else "screenshot"
         lines.append(f"{where}: {report.picture.summary()}")
-    lines.append(f"exceptions: {len(report.exceptions) or 'none'}")
-    for entry in report.exceptions:
+    lines.append(f"exceptions: {len(report.game_exceptions) or 'none'}")
+    for entry in report.game_exceptions:
         lines.append(f"  {entry['kind']} in round {entry['round']}, step {entry['step']}: {entry['message']}")
         lines.extend(f"      at {frame}" for frame in entry["at"][:3])
+    for entry in report.engine_defects:
+        lines.append(f"engine defect, not the game's (round {entry['round']}, step {entry['step']}): "
+                     f"{entry['engine_defect']}")
     lines.append(f"missing images: {len(report.missing_images) or 'none'}")
     lines.extend(f"  {line}" for line in dict.fromkeys(report.missing_images))
     lines.append(f"messages to players: {len(report.messages)}")
