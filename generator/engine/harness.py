@@ -230,15 +230,15 @@ def vet_for_engine(path: Path) -> bytes:
     return data
 
 
-def stage_for_engine(path: Path, home, index: int = 0, data: bytes | None = None) -> Path:
+def stage_for_engine(path: Path, home, data: bytes | None = None) -> Path:
     """A private copy, in the engine's scratch home, of the bytes vet_for_engine accepted (data,
     when the caller vetted them already), so that the engine reads exactly what was checked:
     the original may change in between. Keeps the file name: the engine names the game by it."""
     if data is None:
         data = vet_for_engine(path)
-    folder = Path(home) / "triplea-gen-games" / str(index)
-    folder.mkdir(parents=True, mode=0o700)
-    staged = folder / Path(path).name
+    games = Path(home) / "triplea-gen-games"
+    games.mkdir(mode=0o700, exist_ok=True)
+    staged = Path(tempfile.mkdtemp(dir=games)) / Path(path).name
     with open(staged, "xb") as handle:
         handle.write(data)
     return staged
@@ -258,7 +258,7 @@ def _run_harness(arguments, games: dict[Path, bytes], timeout: float) -> dict:
     arguments for their staged copies."""
     jar = _require_engine()
     with tempfile.TemporaryDirectory(prefix="triplea-gen-home-") as home:
-        staged = [stage_for_engine(game, home, index, data) for index, (game, data) in enumerate(games.items())]
+        staged = [stage_for_engine(game, home, data) for game, data in games.items()]
         command = java_command(harness_classes(), HARNESS_CLASS, arguments(staged), home)
         # The engine reads game_engine.properties from its working directory.
         try:
