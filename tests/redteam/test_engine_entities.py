@@ -160,3 +160,23 @@ def test_every_java_command_carries_the_guard_after_the_callers_options(tmp_path
     class_path = command[command.index("-cp") + 1].split(os.pathsep)
     assert class_path[0] == str(harness.xml_guard_classes())
     assert (harness.xml_guard_classes() / "tripleagen" / "guard" / "GuardedDocumentBuilderFactory.class").is_file()
+
+
+def test_without_the_guarded_factory_the_jdk_properties_alone_open_nothing(tmp_path: Path, listener: Listener,
+                                                                           secret):
+    # The second layer: were the factory not picked up, the closed JDK access still refuses
+    # every DTD, and fails closed (even game.dtd from the jar) rather than open.
+    secret_path, secret_text = secret
+    games = hostile_games(tmp_path, listener, secret_path)
+    with tempfile.TemporaryDirectory() as home:
+        command = harness.java_command(harness.harness_classes(), harness.HARNESS_CLASS,
+                                       ["check", *map(str, games)], home)
+        factory = [part for part in command if part.startswith("-Djavax.xml.parsers.DocumentBuilderFactory=")]
+        assert len(factory) == 1
+        command.remove(factory[0])
+        finished = subprocess.run(command, cwd=harness.engine_jar().parent, capture_output=True, timeout=300)
+    assert listener.requests == []
+    assert secret_text.encode() not in finished.stdout + finished.stderr
+    for result in json.loads(finished.stdout)["results"]:
+        assert not result["ok"] and "access is not allowed due to restriction set by the accessExternalDTD" in \
+            result["error"], result
