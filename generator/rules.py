@@ -32,7 +32,7 @@ from lxml import etree
 from . import model as m
 from .diagnostics import Collector, DiagnosticError, Position, closest
 from .fragments import merge_fragment, order_attachments
-from .macros import Macro, NameIndex, check_value, identifier, load_macros, macro_environment
+from .macros import Macro, MacroError, NameIndex, check_value, identifier, load_macros, macro_environment
 from .overlay import apply_changes
 from .render import text_environment
 from .rule_helpers import Conditions, GameHelpers
@@ -73,7 +73,8 @@ def expand_rules(data, game: m.Game, source: str, spec_dir: Path, collector: Col
     if not rules:
         return []
     macros = load_macros([d for d in macro_dirs if d.is_dir()] or ([spec_dir / "macros"]
-                                                                    if (spec_dir / "macros").is_dir() else []))
+                                                                    if (spec_dir / "macros").is_dir() else []),
+                         lambda error: r.error("TG067", error.message, error.position, error.hint))
     with build_budget():
         records = _expand_all(r, rules, game, macros)
     if game.attachments:
@@ -260,6 +261,9 @@ def _render(r: SpecReader, macro: Macro, values: dict, key: str, rule_id: str, g
         text = env.get_template(macro.path.name).render(**context)
     except SandboxLimit:
         raise
+    except MacroError as err:  # it loads a file it may not (a link, a name outside its folder), or a broken one
+        r.error("TG067", f"macro '{macro.name}': {err}", pos, err.hint or f"check the macro template {macro.path.name}")
+        return None
     except LookupError as err:
         message = err.args[0] if err.args else str(err)
         r.error("TG063", f"macro '{macro.name}': {message}", pos,
