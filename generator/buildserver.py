@@ -30,6 +30,10 @@ PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 SOCKET_NAME = "build.sock"
 MAX_MESSAGE = 16 * 1024 * 1024
 DEFAULT_IDLE_MINUTES = 30.0
+MAX_JOB_SECONDS = 300.0  # a job still running then is killed and answered with TG069
+MAX_JOB_MEMORY = 4 << 30  # address space of a job
+MAX_JOBS = 4  # at once; more are declined and run in their own process
+REQUEST_SECONDS = 10  # to send a whole request after connecting
 _LENGTH_BYTES = 4
 
 
@@ -70,8 +74,11 @@ def _receive(conn: socket.socket) -> dict:
     return message
 
 
-def _ask(message: dict, folder: str | None = None, timeout: float | None = None) -> dict | None:
-    """The server's reply, or None when no usable server answers."""
+def _ask(message: dict, folder: str | None = None, timeout: float | None = 5.0,
+         job_timeout: float | None = None) -> dict | None:
+    """The server's reply, or None when no usable server answers in time. A job is first acknowledged
+    ({"accepted": pid}, within timeout: a server that cannot take it is not waited for), then
+    answered within job_timeout."""
     folder = folder or server_folder()
     if folder is None:
         return None
@@ -94,8 +101,12 @@ def _ask(message: dict, folder: str | None = None, timeout: float | None = None)
             conn.settimeout(timeout)
             conn.connect(path)
             _send(conn, message)
-            return _receive(conn)
-    except (OSError, ValueError):
+            reply = _receive(conn)
+            if "accepted" in reply:
+                conn.settimeout(job_timeout)
+                reply = _receive(conn)
+            return reply
+    except (OSError, ValueError, RecursionError):
         return None
 
 
@@ -106,16 +117,18 @@ def _current_umask() -> int:
 
 
 def run_on_server(argv: list[str]) -> int | None:
-    """Run a command on the build server: its exit status, or None to run it here."""
+    """Run a command on the build server: its exit status, or None to run it here (no server, one
+    that does not answer, declines, or does not finish in time)."""
     if os.environ.get("TRIPLEA_GEN_NO_SERVER"):
         return None
     reply = _ask({"request": "run", "package": PACKAGE_DIR, "python": sys.version, "argv": argv,
-                  "cwd": os.getcwd(), "env": dict(os.environ), "umask": _current_umask()})
-    if reply is None or "status" not in reply:
+                  "cwd": os.getcwd(), "env": dict(os.environ), "umask": _current_umask()},
+                 job_timeout=MAX_JOB_SECONDS + 30)
+    if reply is None or type(reply.get("status")) is not int or not isinstance(reply.get("output"), list):
         return None
-    for stream, text in reply.get("output", []):
+    for stream, text in reply["output"]:
         (sys.stdout if stream == 1 else sys.stderr).write(text)
-    return int(reply["status"])
+    return reply["status"]
 
 
 # ---- the server side ----
@@ -151,93 +164,305 @@ class _Capture:
         return False
 
 
+def request_problem(request: dict) -> str:
+    """What is wrong with a run request's fields ('' if nothing): every one present and of its type."""
+    argv, env, umask = request.get("argv"), request.get("env"), request.get("umask")
+    if not isinstance(argv, list) or not argv or not all(isinstance(a, str) for a in argv):
+        return "argv must be a list of strings"
+    if not isinstance(request.get("cwd"), str) or not os.path.isabs(request["cwd"]):
+        return "cwd must be an absolute folder name"
+    if not isinstance(env, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in env.items()):
+        return "env must map strings to strings"
+    if type(umask) is not int or not 0 <= umask <= 0o777:
+        return "umask must be a number from 0 to 0o777"
+    if any("\0" in text for text in (*argv, request["cwd"], *env, *env.values())):
+        return "no text may hold a NUL character"
+    return ""
+
+
+class _Job:
+    """A job running in a child process, with the connection its answer goes to."""
+
+    def __init__(self, pid: int, conn, argv: list[str], cwd: str, deadline: float):
+        self.pid, self.conn, self.argv, self.cwd, self.deadline = pid, conn, argv, cwd, deadline
+
+
+class _Reading:
+    """A connection whose request is still coming in, with when it must be complete."""
+
+    def __init__(self, deadline: float):
+        self.data, self.deadline = bytearray(), deadline
+
+
 class BuildServer:
-    def __init__(self, folder: str, idle_seconds: float):
+    """One process that accepts connections, answers status and stop itself, and runs each job in a
+    forked child with a time and an address-space limit: a runaway job is killed and answered with
+    an error while the server goes on serving. A client that sends nothing is dropped after
+    REQUEST_SECONDS without holding up anybody else."""
+
+    def __init__(self, folder: str, idle_seconds: float, job_seconds: float = MAX_JOB_SECONDS,
+                 job_memory: int = MAX_JOB_MEMORY):
         self.folder = folder
         self.socket_path = os.path.join(folder, SOCKET_NAME)
         self.idle_seconds = idle_seconds
+        self.job_seconds, self.job_memory = job_seconds, job_memory
         self.code = code_stamp()
         self.served = 0
         self.running = True
+        self.jobs: dict[int, _Job] = {}
 
-    def handle(self, request: dict) -> dict:
+    def handle(self, request: dict) -> dict | None:
+        """The reply to a request, or None for a job to run."""
         kind = request.get("request")
         if kind == "status":
             import resource
 
-            return {"pid": os.getpid(), "served": self.served, "package": PACKAGE_DIR, "python": sys.version,
-                    "idle_minutes": self.idle_seconds / 60, "socket": self.socket_path,
+            return {"pid": os.getpid(), "served": self.served, "running": len(self.jobs), "package": PACKAGE_DIR,
+                    "python": sys.version, "idle_minutes": self.idle_seconds / 60, "socket": self.socket_path,
                     "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
         if kind == "stop":
             self.running = False
             return {"stopped": os.getpid()}
         if kind != "run":
-            return {"declined": f"unknown request {kind!r}"}
+            return {"declined": f"unknown request {str(kind)[:40]!r}"}
         if request.get("package") != PACKAGE_DIR or request.get("python") != sys.version:
             return {"declined": "another installation of triplea-gen"}
         if code_stamp() != self.code:
             self.running = False  # a server with old code must not build; the next `server start` loads the new
             return {"declined": "triplea-gen's code changed since the server started"}
-        argv = request.get("argv")
-        if not isinstance(argv, list) or not argv or argv[0] not in SERVED_COMMANDS:
+        problem = request_problem(request)
+        if problem:
+            return {"error": f"a bad request: {problem}"}
+        if request["argv"][0] not in SERVED_COMMANDS:
             return {"declined": "not a command the server runs"}
-        return self._run(argv, request)
+        if len(self.jobs) >= MAX_JOBS:
+            return {"declined": "the server is busy"}
+        return None
 
     def _run(self, argv: list[str], request: dict) -> dict:
         from .cli import run_command
 
         chunks: list = []
         saved = os.getcwd(), dict(os.environ), sys.stdout, sys.stderr
-        mask = os.umask(int(request.get("umask", 0o022)))
+        mask = os.umask(request["umask"])
         try:
             os.chdir(request["cwd"])
             os.environ.clear()
-            os.environ.update({str(k): str(v) for k, v in dict(request.get("env", {})).items()})
+            os.environ.update(request["env"])
             sys.stdout, sys.stderr = _Capture(1, chunks), _Capture(2, chunks)
             try:
-                status = run_command([str(a) for a in argv])
+                status = run_command(argv)
             except SystemExit as ended:  # argparse on a bad command line
                 status = ended.code if isinstance(ended.code, int) else (0 if ended.code is None else 2)
+        except OSError as err:  # the caller's folder is gone, say
+            status, chunks = 2, [(2, f"triplea-gen: cannot run in {request['cwd']}: {err.strerror}\n")]
         finally:
             sys.stdout, sys.stderr = saved[2], saved[3]
             os.environ.clear()
             os.environ.update(saved[1])
             os.chdir(saved[0])
             os.umask(mask)
-        self.served += 1
+        if status == 3 and any("internal error: MemoryError" in text for _, text in chunks):
+            return _stopped(argv, request["cwd"], f"it needed more than its {self.job_memory >> 20} MiB of memory")
         return {"status": status, "output": chunks}
 
     def serve(self) -> None:
+        import selectors
         import socket
+        import time
 
-        from .basecache import keep_in_memory
-
-        keep_in_memory()
+        _warm_up()
+        self.selector = selectors.DefaultSelector()
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener:
             listener.bind(self.socket_path)
             os.chmod(self.socket_path, 0o600)
-            listener.listen(8)
-            listener.settimeout(self.idle_seconds or None)
+            listener.listen(16)
+            listener.setblocking(False)
+            self.selector.register(listener, selectors.EVENT_READ, None)
+            last_busy = time.monotonic()
             try:
                 while self.running:
-                    try:
-                        conn, _ = listener.accept()
-                    except socket.timeout:
-                        break  # idle for too long
-                    with conn:
-                        self._answer(conn)
+                    for key, _ in self.selector.select(timeout=0.2):
+                        if key.data is None:
+                            self._accept(listener)
+                        else:
+                            self._read(key.fileobj, key.data)
+                    now = time.monotonic()
+                    self._finish_jobs(now)
+                    self._drop_silent_clients(now)
+                    if self.jobs or len(self.selector.get_map()) > 1:
+                        last_busy = now
+                    elif self.idle_seconds and now - last_busy > self.idle_seconds:
+                        break
             finally:
+                for job in list(self.jobs.values()):
+                    self._end_job(job, {"declined": "the build server stopped"}, kill=True)
                 os.unlink(self.socket_path)
+                self.selector.close()
 
-    def _answer(self, conn: socket.socket) -> None:
-        conn.settimeout(30)
+    def _accept(self, listener) -> None:
+        import selectors
+        import time
+
         try:
-            if not _same_user(conn):
-                return
-            request = _receive(conn)
-            _send(conn, self.handle(request))
-        except (OSError, ValueError):
-            pass  # the client went away or sent garbage; it runs the job itself
+            conn, _ = listener.accept()
+        except OSError:
+            return
+        if not _same_user(conn):
+            conn.close()
+            return
+        conn.setblocking(False)
+        self.selector.register(conn, selectors.EVENT_READ, _Reading(time.monotonic() + REQUEST_SECONDS))
+
+    def _read(self, conn, reading: _Reading) -> None:
+        try:
+            chunk = conn.recv(1 << 20)
+        except BlockingIOError:
+            return
+        except OSError:
+            chunk = b""
+        if not chunk:
+            self._close(conn)
+            return
+        reading.data += chunk
+        if len(reading.data) < _LENGTH_BYTES:
+            return
+        length = int.from_bytes(reading.data[:_LENGTH_BYTES], "big")
+        if length > MAX_MESSAGE:
+            self._reply_and_close(conn, {"error": f"a request of {length} bytes is over the limit of {MAX_MESSAGE}"})
+        elif len(reading.data) >= _LENGTH_BYTES + length:
+            self.selector.unregister(conn)
+            self._answer(conn, bytes(reading.data[_LENGTH_BYTES:_LENGTH_BYTES + length]))
+
+    def _answer(self, conn, body: bytes) -> None:
+        request = _parse(body)
+        reply = {"error": "a request is a JSON object"} if request is None else self.handle(request)
+        if reply is not None:
+            self._reply_and_close(conn, reply, registered=False)
+        else:
+            self._start_job(conn, request)
+
+    def _start_job(self, conn, request: dict) -> None:
+        import time
+
+        conn.setblocking(True)
+        conn.settimeout(5)
+        try:
+            _send(conn, {"accepted": os.getpid()})  # before the child exists, so that the two never interleave
+        except OSError:
+            conn.close()
+            return
+        pid = os.fork()
+        if pid == 0:
+            self._be_the_job(conn, request)
+        self.jobs[pid] = _Job(pid, conn, request["argv"], request["cwd"], time.monotonic() + self.job_seconds)
+
+    def _be_the_job(self, conn, request: dict) -> None:
+        """In the child: the job under its limits, its answer sent; never returns."""
+        import resource
+        import signal
+
+        code = 1
+        try:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            for other in [key.fileobj for key in self.selector.get_map().values()] + [j.conn for j in self.jobs.values()]:
+                other.close()  # the listener, other clients: only the server answers them
+            self.selector.close()
+            resource.setrlimit(resource.RLIMIT_AS, (self.job_memory, self.job_memory))
+            conn.settimeout(60)
+            _send(conn, self._run(request["argv"], request))
+            code = 0
+        except BaseException:
+            pass  # the server answers for a job that ends without answering
+        finally:
+            os._exit(code)
+
+    def _finish_jobs(self, now: float) -> None:
+        for job in list(self.jobs.values()):
+            try:
+                pid, wait_status = os.waitpid(job.pid, os.WNOHANG)
+            except ChildProcessError:
+                pid, wait_status = job.pid, 1
+            if pid and os.waitstatus_to_exitcode(wait_status) == 0:
+                self._end_job(job, None)
+            elif pid:
+                self._end_job(job, _stopped(job.argv, job.cwd, "it ended without an answer (it crashed or was killed)"))
+            elif now > job.deadline:
+                self._end_job(job, _stopped(job.argv, job.cwd, f"it ran longer than {self.job_seconds:g} seconds"),
+                              kill=True)
+
+    def _end_job(self, job: _Job, reply: dict | None, kill: bool = False) -> None:
+        import signal
+
+        if kill:
+            try:
+                os.kill(job.pid, signal.SIGKILL)
+                os.waitpid(job.pid, 0)
+            except (ProcessLookupError, ChildProcessError):
+                pass
+        del self.jobs[job.pid]
+        self.served += 1
+        if reply is not None:
+            self._reply_and_close(job.conn, reply, registered=False)
+        else:
+            job.conn.close()
+
+    def _drop_silent_clients(self, now: float) -> None:
+        for key in list(self.selector.get_map().values()):
+            if key.data is not None and now > key.data.deadline:
+                self._reply_and_close(key.fileobj, {"error": f"no request within {REQUEST_SECONDS} seconds"})
+
+    def _reply_and_close(self, conn, reply: dict, registered: bool = True) -> None:
+        if registered:
+            self.selector.unregister(conn)
+        try:
+            conn.setblocking(True)
+            conn.settimeout(2)  # a small reply: a client that does not read it is not waited for
+            _send(conn, reply)
+        except OSError:
+            pass
+        conn.close()
+
+    def _close(self, conn) -> None:
+        self.selector.unregister(conn)
+        conn.close()
+
+
+def _parse(body: bytes) -> dict | None:
+    """A request: a JSON object, or None (not JSON, nested too deep, numbers too long, not an object)."""
+    import json
+
+    try:
+        request = json.loads(body)
+    except (ValueError, RecursionError):
+        return None
+    return request if isinstance(request, dict) else None
+
+
+def _stopped(argv: list[str], cwd: str, why: str) -> dict:
+    """The answer for a job the server stopped: a TG069 error at the spec the command names."""
+    from .diagnostics import Diagnostic, Position
+
+    where = next((a for a in argv[1:] if not a.startswith("-") and os.path.isfile(os.path.join(cwd, a))), "triplea-gen")
+    diagnostic = Diagnostic("TG069", f"the build server stopped `{' '.join(argv[:1])}`: {why}", Position(where),
+                            "run it without the server (TRIPLEA_GEN_NO_SERVER=1) to see where it spends its time; "
+                            "check the input for something very large")
+    return {"status": 2, "output": [(2, diagnostic.format() + "\n")]}
+
+
+def _warm_up() -> None:
+    """What every job needs, loaded once in the server, so that each forked job starts warm."""
+    from .basecache import keep_in_memory
+    from .cli import build_parser
+    from .render import _game_environment, environment
+
+    keep_in_memory()
+    for command in SERVED_COMMANDS:
+        build_parser(command)
+    _game_environment().get_template("game/game.xml.j2")
+    environment().get_template("notes/rules.html.j2")
+    import generator.pipeline  # noqa: F401
+    import generator.validate  # noqa: F401
 
 
 def _same_user(conn: socket.socket) -> bool:
@@ -264,6 +489,8 @@ def register(subparsers) -> None:
     parser.add_argument("--idle", type=float, default=DEFAULT_IDLE_MINUTES, metavar="MINUTES",
                         help=f"stop after this many minutes without a job (default {DEFAULT_IDLE_MINUTES:g}; "
                              "0: never)")
+    parser.add_argument("--job-limit", type=float, default=MAX_JOB_SECONDS, metavar="SECONDS",
+                        help=f"stop a job that runs longer (default {MAX_JOB_SECONDS:g}); it fails with TG069")
     parser.set_defaults(run=run_server_command)
 
 
@@ -277,12 +504,15 @@ def run_server_command(args) -> int:
         if reply is None:
             print("no build server is running")
             return 1
-        print(f"build server running: pid {reply['pid']}, {reply['served']} job(s) served, peak memory "
+        print(f"build server running: pid {reply['pid']}, {reply['served']} job(s) served, "
+              f"{reply['running']} running, peak memory "
               f"{reply['peak_mib']:.0f} MiB, stops after {reply['idle_minutes']:g} idle minutes; "
               f"code {reply['package']}; socket {reply['socket']}")
         return 0
     if args.action == "stop":
         reply = _ask({"request": "stop"}, folder, timeout=5)
+        if reply:
+            _wait_until_gone(os.path.join(folder, SOCKET_NAME))
         print("build server stopped" if reply else "no build server is running")
         return 0
     problem = _prepare_folder(folder)
@@ -296,9 +526,18 @@ def run_server_command(args) -> int:
     if os.path.exists(stale):
         os.unlink(stale)  # left by a server that was killed
     if args.action == "run":
-        BuildServer(folder, args.idle * 60).serve()
+        BuildServer(folder, args.idle * 60, job_seconds=args.job_limit).serve()
         return 0
-    return _start_in_background(folder, args.idle)
+    return _start_in_background(folder, args.idle, args.job_limit)
+
+
+def _wait_until_gone(path: str, seconds: float = 10) -> None:
+    """A stopped server removes its socket once its jobs are ended; `stop` returns after that."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    while os.path.exists(path) and time.monotonic() < deadline:
+        time.sleep(0.05)
 
 
 def _prepare_folder(folder: str) -> str:
@@ -314,13 +553,14 @@ def _prepare_folder(folder: str) -> str:
     return ""
 
 
-def _start_in_background(folder: str, idle_minutes: float) -> int:
+def _start_in_background(folder: str, idle_minutes: float, job_seconds: float) -> int:
     import subprocess
     import time
 
     log_path = os.path.join(folder, "server.log")
     with open(log_path, "wb") as log:
-        process = subprocess.Popen([sys.executable, "-m", "generator", "server", "run", "--idle", str(idle_minutes)],
+        process = subprocess.Popen([sys.executable, "-m", "generator", "server", "run", "--idle", str(idle_minutes),
+                                    "--job-limit", str(job_seconds)],
                                    stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, cwd=folder,
                                    start_new_session=True)
     deadline = time.monotonic() + 20
