@@ -115,6 +115,8 @@ def _check_number_arguments(args, kwargs) -> None:
     for value in (*args, *kwargs.values()) if kwargs else args:
         if type(value) is int and not -MAX_SIZE <= value <= MAX_SIZE:
             raise SandboxLimit(f"the number {_short(value)} is over the limit of {MAX_SIZE} for a size or count")
+        if type(value) is dict:  # format_map's fields, a width among them
+            _check_number_arguments(value.values(), {})
 
 
 def _check_format(text) -> None:
@@ -155,9 +157,9 @@ _BINOPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operato
            "//": operator.floordiv, "**": operator.pow, "%": operator.mod}
 
 
-def _estimated_result(function, args) -> int:
-    """A size the call would produce, for the calls whose result can outgrow their arguments."""
-    name, owner = function.__name__, function.__self__
+def _estimated_result(name: str, owner, args) -> int:
+    """A size the string method (or filter) `name` would produce on owner, for those whose result
+    can outgrow their arguments."""
     if name == "join" and args:
         return size_of(args[0]) + len(owner) * size_of(args[0], MAX_SIZE)
     if name == "replace" and len(args) >= 2 and isinstance(args[1], (str, bytes)):
@@ -182,6 +184,8 @@ def _bounded_filter(name: str, function):
         elif name in ("join", "sum") and args:
             separator = args[1] if len(args) > 1 and name == "join" else kwargs.get("d", "")
             _charge_output(size_of(args[0]) + size_of(separator) * size_of(args[0], MAX_SIZE))
+        elif name == "replace" and args and isinstance(args[0], str):
+            _charge_output(_estimated_result(name, args[0], args[1:]))
         elif name == "indent" and args and isinstance(args[0], str):
             width = args[1] if len(args) > 1 else kwargs.get("width", 4)
             _charge_output(len(args[0]) * (1 + (width if isinstance(width, int) else len(str(width)))))
@@ -259,8 +263,9 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
         _tick()
         if args or kwargs:
             _check_number_arguments(args, kwargs)
-            if isinstance(getattr(__obj, "__self__", None), (str, bytes)):
-                _charge_output(_estimated_result(__obj, args))
+            owner = getattr(__obj, "__self__", None)
+            if isinstance(owner, (str, bytes)):
+                _charge_output(_estimated_result(__obj.__name__, owner, args))
         result = super().call(__context, __obj, *args, **kwargs)
         if isinstance(result, (str, bytes, list, tuple)):
             _charge_output(len(result))

@@ -31,6 +31,8 @@ MACRO_BODIES = {
                      "{% endfor %}{{ ns.s }}",
     "filter width": "{{ 'x' | center(2000000000) }}",
     "joined copies": "{{ (['y' * 999999] * 99999) | join }}",
+    "width in a mapping": "{{ '{x:{w}}'.format_map({'x': 1, 'w': 2000000000}) }}",
+    "growing replacement": "{{ ('x' * 1000000) | replace('', 'y' * 999999) }}",
 }
 
 
