@@ -180,11 +180,12 @@ def request_problem(request: dict) -> str:
     return ""
 
 
-class _Job:
-    """A job running in a child process, with the connection its answer goes to."""
+class _Worker:
+    """A child process that runs jobs one after another, keeping what it loaded (base games,
+    compiled macros) between them; `job` is what it runs now: (client connection, argv, cwd, deadline)."""
 
-    def __init__(self, pid: int, conn, argv: list[str], cwd: str, deadline: float):
-        self.pid, self.conn, self.argv, self.cwd, self.deadline = pid, conn, argv, cwd, deadline
+    def __init__(self, pid: int, channel):
+        self.pid, self.channel, self.job = pid, channel, None
 
 
 class _Reading:
@@ -195,9 +196,10 @@ class _Reading:
 
 
 class BuildServer:
-    """One process that accepts connections, answers status and stop itself, and runs each job in a
-    forked child with a time and an address-space limit: a runaway job is killed and answered with
-    an error while the server goes on serving. A client that sends nothing is dropped after
+    """One process that accepts connections and answers status and stop itself; jobs go to worker
+    processes forked from it, each under a time and an address-space limit. A worker whose job runs
+    over is killed and the job answered with TG069 while the server goes on serving; a worker that
+    finished a job waits, warm, for the next. A client that sends nothing is dropped after
     REQUEST_SECONDS without holding up anybody else."""
 
     def __init__(self, folder: str, idle_seconds: float, job_seconds: float = MAX_JOB_SECONDS,
@@ -209,7 +211,10 @@ class BuildServer:
         self.code = code_stamp()
         self.served = 0
         self.running = True
-        self.jobs: dict[int, _Job] = {}
+        self.workers: dict[int, _Worker] = {}
+
+    def running_jobs(self) -> int:
+        return sum(worker.job is not None for worker in self.workers.values())
 
     def handle(self, request: dict) -> dict | None:
         """The reply to a request, or None for a job to run."""
@@ -217,9 +222,9 @@ class BuildServer:
         if kind == "status":
             import resource
 
-            return {"pid": os.getpid(), "served": self.served, "running": len(self.jobs), "package": PACKAGE_DIR,
-                    "python": sys.version, "idle_minutes": self.idle_seconds / 60, "socket": self.socket_path,
-                    "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+            return {"pid": os.getpid(), "served": self.served, "running": self.running_jobs(),
+                    "package": PACKAGE_DIR, "python": sys.version, "idle_minutes": self.idle_seconds / 60,
+                    "socket": self.socket_path, "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
         if kind == "stop":
             self.running = False
             return {"stopped": os.getpid()}
@@ -235,7 +240,7 @@ class BuildServer:
             return {"error": f"a bad request: {problem}"}
         if request["argv"][0] not in SERVED_COMMANDS:
             return {"declined": "not a command the server runs"}
-        if len(self.jobs) >= MAX_JOBS:
+        if self.running_jobs() >= MAX_JOBS:
             return {"declined": "the server is busy"}
         return None
 
@@ -263,7 +268,8 @@ class BuildServer:
             os.chdir(saved[0])
             os.umask(mask)
         if status == 3 and any("internal error: MemoryError" in text for _, text in chunks):
-            return _stopped(argv, request["cwd"], f"it needed more than its {self.job_memory >> 20} MiB of memory")
+            why = f"it needed more than its {self.job_memory >> 20} MiB of memory"
+            return dict(_stopped(argv, request["cwd"], why), restart=True)
         return {"status": status, "output": chunks}
 
     def serve(self) -> None:
@@ -285,18 +291,20 @@ class BuildServer:
                     for key, _ in self.selector.select(timeout=0.2):
                         if key.data is None:
                             self._accept(listener)
+                        elif isinstance(key.data, _Worker):
+                            self._hear_from(key.data)
                         else:
                             self._read(key.fileobj, key.data)
                     now = time.monotonic()
-                    self._finish_jobs(now)
+                    self._stop_overdue_jobs(now)
                     self._drop_silent_clients(now)
-                    if self.jobs or len(self.selector.get_map()) > 1:
+                    if self.running_jobs() or any(isinstance(k.data, _Reading) for k in self.selector.get_map().values()):
                         last_busy = now
                     elif self.idle_seconds and now - last_busy > self.idle_seconds:
                         break
             finally:
-                for job in list(self.jobs.values()):
-                    self._end_job(job, {"declined": "the build server stopped"}, kill=True)
+                for worker in list(self.workers.values()):
+                    self._end_worker(worker, {"declined": "the build server stopped"})
                 os.unlink(self.socket_path)
                 self.selector.close()
 
@@ -340,76 +348,129 @@ class BuildServer:
         if reply is not None:
             self._reply_and_close(conn, reply, registered=False)
         else:
-            self._start_job(conn, request)
+            self._start_job(conn, request, body)
 
-    def _start_job(self, conn, request: dict) -> None:
+    def _start_job(self, conn, request: dict, body: bytes) -> None:
+        """Acknowledge the job, then hand the connection and the request to an idle worker (a new one
+        if none is idle); the worker answers the client itself."""
+        import socket
         import time
 
         conn.setblocking(True)
         conn.settimeout(5)
         try:
-            _send(conn, {"accepted": os.getpid()})  # before the child exists, so that the two never interleave
+            _send(conn, {"accepted": os.getpid()})  # before a worker has it, so that the two never interleave
         except OSError:
             conn.close()
             return
+        worker = next((w for w in self.workers.values() if w.job is None), None) or self._new_worker()
+        try:
+            socket.send_fds(worker.channel, [b"J"], [conn.fileno()])
+            worker.channel.sendall(len(body).to_bytes(_LENGTH_BYTES, "big") + body)
+        except OSError:
+            self._end_worker(worker, None)
+            self._reply_and_close(conn, {"declined": "the server could not start the job"}, registered=False)
+            return
+        worker.job = (conn, request["argv"], request["cwd"], time.monotonic() + self.job_seconds)
+
+    def _new_worker(self) -> _Worker:
+        import selectors
+        import socket
+
+        ours, theirs = socket.socketpair()
         pid = os.fork()
         if pid == 0:
-            self._be_the_job(conn, request)
-        self.jobs[pid] = _Job(pid, conn, request["argv"], request["cwd"], time.monotonic() + self.job_seconds)
+            ours.close()
+            self._work(theirs)
+        theirs.close()
+        worker = _Worker(pid, ours)
+        self.workers[pid] = worker
+        self.selector.register(ours, selectors.EVENT_READ, worker)
+        return worker
 
-    def _be_the_job(self, conn, request: dict) -> None:
-        """In the child: the job under its limits, its answer sent; never returns."""
+    def _work(self, channel) -> None:
+        """In a worker: jobs from the channel, each answered to its client, until the channel closes
+        or a job ends badly (a worker that ran out of memory starts afresh); never returns."""
         import resource
         import signal
+        import socket
 
-        code = 1
         try:
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
-            for other in [key.fileobj for key in self.selector.get_map().values()] + [j.conn for j in self.jobs.values()]:
-                other.close()  # the listener, other clients: only the server answers them
+            for key in list(self.selector.get_map().values()):
+                key.fileobj.close()  # the listener, clients, other workers: only the server deals with them
+            for worker in self.workers.values():
+                if worker.job is not None:
+                    worker.job[0].close()
             self.selector.close()
             resource.setrlimit(resource.RLIMIT_AS, (self.job_memory, self.job_memory))
-            conn.settimeout(60)
-            _send(conn, self._run(request["argv"], request))
-            code = 0
+            while True:
+                _, fds, _, _ = socket.recv_fds(channel, 1, 1)
+                if not fds:
+                    break
+                request = _receive(channel)
+                with socket.socket(fileno=fds[0]) as conn:
+                    reply = self._run(request["argv"], request)
+                    conn.settimeout(60)
+                    _send(conn, reply)
+                healthy = reply["status"] != 3 and not reply.pop("restart", False)
+                channel.sendall(b"d" if healthy else b"x")
+                if not healthy:
+                    break  # after an internal error or a job over its memory this worker's state is suspect
         except BaseException:
-            pass  # the server answers for a job that ends without answering
+            pass  # the server answers for a job that ends without an answer
         finally:
-            os._exit(code)
+            os._exit(0)
 
-    def _finish_jobs(self, now: float) -> None:
-        for job in list(self.jobs.values()):
-            try:
-                pid, wait_status = os.waitpid(job.pid, os.WNOHANG)
-            except ChildProcessError:
-                pid, wait_status = job.pid, 1
-            if pid and os.waitstatus_to_exitcode(wait_status) == 0:
-                self._end_job(job, None)
-            elif pid:
-                self._end_job(job, _stopped(job.argv, job.cwd, "it ended without an answer (it crashed or was killed)"))
-            elif now > job.deadline:
-                self._end_job(job, _stopped(job.argv, job.cwd, f"it ran longer than {self.job_seconds:g} seconds"),
-                              kill=True)
+    def _hear_from(self, worker: _Worker) -> None:
+        try:
+            said = worker.channel.recv(1)
+        except OSError:
+            said = b""
+        if said and worker.job is not None:  # done (d), and maybe leaving (x)
+            worker.job[0].close()
+            worker.job = None
+            self.served += 1
+        if said == b"x":
+            self._end_worker(worker, None)
+        elif not said:  # the worker ended: after an answer it sent itself, or without one
+            reply = None
+            if worker.job is not None:
+                reply = _stopped(worker.job[1], worker.job[2], "it ended without an answer (it crashed or was killed)")
+            self._end_worker(worker, reply)
 
-    def _end_job(self, job: _Job, reply: dict | None, kill: bool = False) -> None:
+    def _stop_overdue_jobs(self, now: float) -> None:
+        for worker in list(self.workers.values()):
+            if worker.job is not None and now > worker.job[3]:
+                self._end_worker(worker, _stopped(worker.job[1], worker.job[2],
+                                                  f"it ran longer than {self.job_seconds:g} seconds"))
+
+    def _end_worker(self, worker: _Worker, reply: dict | None) -> None:
+        """Kill the worker (if it still runs) and answer its job's client with reply (if any)."""
         import signal
 
-        if kill:
-            try:
-                os.kill(job.pid, signal.SIGKILL)
-                os.waitpid(job.pid, 0)
-            except (ProcessLookupError, ChildProcessError):
-                pass
-        del self.jobs[job.pid]
-        self.served += 1
-        if reply is not None:
-            self._reply_and_close(job.conn, reply, registered=False)
-        else:
-            job.conn.close()
+        try:
+            os.kill(worker.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        try:
+            os.waitpid(worker.pid, 0)
+        except ChildProcessError:
+            pass
+        self.selector.unregister(worker.channel)
+        worker.channel.close()
+        del self.workers[worker.pid]
+        if worker.job is not None:
+            self.served += 1
+            conn = worker.job[0]
+            if reply is not None:
+                self._reply_and_close(conn, reply, registered=False)
+            else:
+                conn.close()
 
     def _drop_silent_clients(self, now: float) -> None:
         for key in list(self.selector.get_map().values()):
-            if key.data is not None and now > key.data.deadline:
+            if isinstance(key.data, _Reading) and now > key.data.deadline:
                 self._reply_and_close(key.fileobj, {"error": f"no request within {REQUEST_SECONDS} seconds"})
 
     def _reply_and_close(self, conn, reply: dict, registered: bool = True) -> None:
