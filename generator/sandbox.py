@@ -21,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import operator
+import os
 import re
 import time
 from contextlib import contextmanager
@@ -79,8 +80,13 @@ def _tick() -> None:
 
 
 def _charge_output(size: int) -> None:
+    """One value of size characters (or items) made: over MAX_SIZE it is refused; it counts to the output."""
     if size > MAX_SIZE:
         raise SandboxLimit(f"a value of {size} characters or items is over the limit of {MAX_SIZE}")
+    _spend(size)
+
+
+def _spend(size: int) -> None:
     if _budget is not None:
         _budget.output -= size
         if _budget.output < 0:
@@ -220,10 +226,12 @@ def _call(name: str, *args: nodes.Expr) -> nodes.Call:
 
 
 def _bound_tree(tree: nodes.Template) -> None:
-    """Every loop counted, every `~` operand checked."""
+    """Every loop counted, every include's text and every `~` operand charged."""
     for loop in list(tree.find_all(nodes.For)):
         loop.iter = _call("bounded_loop", loop.iter, nodes.Const(_fixed_text(loop.body)))
         loop.iter.set_lineno(loop.lineno)
+    for include in list(tree.find_all(nodes.Include)):  # an include in a loop repeats the template's text
+        include.template = _call("bounded_include", include.template).set_lineno(include.lineno)
     for concat in list(tree.find_all(nodes.Concat)):
         concat.nodes = [_call("bounded_piece", piece).set_lineno(piece.lineno) for piece in concat.nodes]
 
@@ -286,6 +294,13 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
                     raise SandboxLimit(f"loops ran more than {MAX_ITERATIONS} times in this build")
                 _charge_output(fixed_text)
             yield item
+
+    def bounded_include(self, name):
+        """The template an include names (loaded here, so that its size is known), its text charged."""
+        template = self.select_template(name) if isinstance(name, (list, tuple)) else self.get_template(name)
+        if template.filename:
+            _spend(os.path.getsize(template.filename))
+        return template
 
     @staticmethod
     def bounded_piece(value):

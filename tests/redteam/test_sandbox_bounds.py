@@ -97,3 +97,14 @@ def test_bounds_leave_ordinary_template_code_alone():
     text = ("{% for i in range(3) %}{{ i * 2 }}{{ '-' * 3 }}{% endfor %}|{{ ['a', 'b'] | join(',') }}|"
             "{{ 2 ** 10 }}|{{ '%05d' % 42 }}|{{ 'ab' ~ 'cd' }}|{{ 'x'.center(5) }}")
     assert text_environment().from_string(text).render() == "0---2---4---|a,b|1024|00042|abcd|  x  "
+
+
+def test_an_included_template_repeated_in_loops_is_bounded(tmp_path: Path, good_build):
+    """The included text is charged on each include, even one rendered once and replayed (without context)."""
+    out, before = good_build
+    body = ("<fragment>{% for i in range(100000) %}{% for j in range(10) %}{% include '_big.j2' without context %}"
+            "{% endfor %}{% endfor %}</fragment>")
+    spec = write_mod(tmp_path / "hostile", macro_rule("bomb"),
+                     {"bomb.xml.j2": MACRO_HEADER + body, "_big.j2": "y" * 100_000})
+    done, seconds = run_bounded(["build", str(spec), "-o", str(out)])
+    assert_refused(done, seconds, spec, out, before, "TG066", RULE_LINE)
