@@ -298,7 +298,8 @@ class BuildServer:
                     now = time.monotonic()
                     self._stop_overdue_jobs(now)
                     self._drop_silent_clients(now)
-                    if self.running_jobs() or any(isinstance(k.data, _Reading) for k in self.selector.get_map().values()):
+                    reading = any(isinstance(key.data, _Reading) for key in self.selector.get_map().values())
+                    if self.running_jobs() or reading:
                         last_busy = now
                     elif self.idle_seconds and now - last_busy > self.idle_seconds:
                         break

@@ -19,7 +19,8 @@ def _limit_memory() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
 
 
-def run_bounded(args: list[str], env: dict | None = None, cwd: Path = REPO) -> tuple[subprocess.CompletedProcess, float]:
+def run_bounded(args: list[str], env: dict | None = None,
+                cwd: Path = REPO) -> tuple[subprocess.CompletedProcess, float]:
     """`python -m generator ARGS` under the limits, without a build server; the result and its seconds."""
     env = dict(os.environ if env is None else env, TRIPLEA_GEN_NO_SERVER="1", PYTHONPATH=str(REPO))
     started = time.monotonic()

@@ -103,7 +103,8 @@ def test_templates_of_the_folder_and_the_shipped_helpers_still_load(tmp_path: Pa
     """The ordinary case: a helper beside the macro, in a subfolder, and the shipped _common.j2."""
     helper = "{% macro shout(text) %}{{ text | upper }}{% endmacro %}"
     body = MACRO_HEADER + ("{% import 'lib/_mine.j2' as mine %}{% import '_common.j2' as c %}"
-                           "<fragment><propertyList><property name=\"{{ mine.shout('loud') }}\" value=\"{{ c.TRIGGER }}\" "
+                           "<fragment><propertyList>"
+                           "<property name=\"{{ mine.shout('loud') }}\" value=\"{{ c.TRIGGER }}\" "
                            "editable=\"false\"><string/></property></propertyList></fragment>\n")
     spec = write_mod(tmp_path / "zip", macro_rule("fine"), {"fine.xml.j2": body})
     (spec.parent / "macros" / "lib").mkdir()

@@ -63,7 +63,8 @@ def test_an_unbounded_expression_in_a_spec_is_refused(expression: str, tmp_path:
 @pytest.mark.parametrize("body", MACRO_BODIES.values(), ids=MACRO_BODIES.keys())
 def test_an_unbounded_macro_is_refused(body: str, tmp_path: Path, good_build):
     out, before = good_build
-    spec = write_mod(tmp_path / "hostile", macro_rule("bomb"), {"bomb.xml.j2": MACRO_HEADER + f"<fragment>{body}</fragment>"})
+    spec = write_mod(tmp_path / "hostile", macro_rule("bomb"),
+                     {"bomb.xml.j2": MACRO_HEADER + f"<fragment>{body}</fragment>"})
     done, seconds = run_bounded(["build", str(spec), "-o", str(out)])
     assert_refused(done, seconds, spec, out, before, "TG066", RULE_LINE)
 
