@@ -18,7 +18,7 @@ from markupsafe import Markup
 from . import model
 from .datacache import cache_folder
 from .model import Game
-from .sandbox import BoundedSandbox
+from .sandbox import CODE_STAMP, BoundedSandbox
 
 TEMPLATES_DIR = Path(__file__).resolve().parent.parent / "templates"
 
@@ -62,7 +62,8 @@ def cdata(text: str) -> Markup:
 
 def _bytecode_cache(kind: str) -> jinja2.BytecodeCache | None:
     """Compiled templates are kept between runs (keyed by the template's checksum), so a rebuild
-    does not compile them again; sandboxed code differs, so each kind has its own files."""
+    does not compile them again; sandboxed code differs (and changes with the sandbox's code, whose
+    stamp is in its kind), so each kind has its own files."""
     folder = cache_folder("jinja")
     return jinja2.FileSystemBytecodeCache(str(folder), f"{kind}-%s.cache") if folder is not None else None
 
@@ -80,8 +81,8 @@ _OPTIONS = dict(
 @lru_cache(maxsize=None)
 def environment(templates_dir: Path = TEMPLATES_DIR) -> jinja2.Environment:
     """The sandboxed environment: macros (shipped and a spec's own), loops, notes, scaffolds."""
-    env = BoundedSandbox(bytecode_cache=_bytecode_cache("bounded"), loader=jinja2.FileSystemLoader(str(templates_dir)),
-                   **_OPTIONS)
+    env = BoundedSandbox(bytecode_cache=_bytecode_cache(f"bounded-{CODE_STAMP}"),
+                         loader=jinja2.FileSystemLoader(str(templates_dir)), **_OPTIONS)
     env.globals.update(attrs=xml_attributes, cdata=cdata)
     return env
 

@@ -19,16 +19,18 @@ size bounds apply."""
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import inspect
 import operator
 import os
 import re
 import time
 from contextlib import contextmanager
+from pathlib import Path
 
 from jinja2 import nodes
 from jinja2.runtime import Context
-from jinja2.sandbox import ImmutableSandboxedEnvironment
+from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 from jinja2.utils import _PassArg, pass_context
 
 from . import model
@@ -42,6 +44,11 @@ MAX_SECONDS = 10.0  # template time in one build (a hostile case ends well withi
 MODEL_TYPES = frozenset(cls for _, cls in inspect.getmembers(model, inspect.isclass)
                         if dataclasses.is_dataclass(cls) and cls.__module__ == model.__name__)
 _WIDTH = re.compile(r"\d+")
+TEXT_CHECK = "_checked_text"  # the filter every `~` result goes through
+
+
+# Compiled templates hold this module's rewriting of them: cached ones are kept apart by this stamp.
+CODE_STAMP = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:12]
 
 
 class SandboxLimit(Exception):
@@ -91,7 +98,6 @@ def _spend(size: int) -> None:
         _budget.output -= size
         if _budget.output < 0:
             raise SandboxLimit(f"templates produced more than {MAX_OUTPUT} characters in this build")
-        _tick()
 
 
 def size_of(value, limit: int = MAX_OUTPUT) -> int:
@@ -226,14 +232,30 @@ def _call(name: str, *args: nodes.Expr) -> nodes.Call:
 
 
 def _bound_tree(tree: nodes.Template) -> None:
-    """Every loop counted, every include's text and every `~` operand charged."""
+    """Every loop counted, every include's text and every `~` result charged."""
     for loop in list(tree.find_all(nodes.For)):
         loop.iter = _call("bounded_loop", loop.iter, nodes.Const(_fixed_text(loop.body)))
         loop.iter.set_lineno(loop.lineno)
     for include in list(tree.find_all(nodes.Include)):  # an include in a loop repeats the template's text
         include.template = _call("bounded_include", include.template).set_lineno(include.lineno)
-    for concat in list(tree.find_all(nodes.Concat)):
-        concat.nodes = [_call("bounded_piece", piece).set_lineno(piece.lineno) for piece in concat.nodes]
+    for node in [tree, *tree.find_all(nodes.Node)]:  # every `~` result checked and charged, by a filter (cheap)
+        for name in node.fields:
+            value = getattr(node, name, None)
+            if isinstance(value, list):
+                setattr(node, name, [_checked_text(item) if isinstance(item, nodes.Concat) else item for item in value])
+            elif isinstance(value, nodes.Concat):
+                setattr(node, name, _checked_text(value))
+
+
+def _checked_text(concat: nodes.Concat) -> nodes.Filter:
+    # Its operands are values already bounded, and a template holds few of them: checking the result suffices.
+    return nodes.Filter(concat, TEXT_CHECK, [], [], None, None).set_lineno(concat.lineno)
+
+
+@pass_context
+def _check_text(context, text):
+    _charge_output(len(text))
+    return text
 
 
 class BoundedSandbox(ImmutableSandboxedEnvironment):
@@ -247,6 +269,7 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
         super().__init__(*args, finalize=_counted_output, **kwargs)
         self.globals.pop("lipsum", None)  # paragraphs of filler: no use to a macro, costly to bound
         self.filters = {name: _bounded_filter(name, function) for name, function in self.filters.items()}
+        self.filters[TEXT_CHECK] = _check_text
 
     def _parse(self, source, name, filename):
         tree = super()._parse(source, name, filename)
@@ -268,15 +291,26 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
         return _BINOPS[operator_name](left, right)
 
     def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 (Jinja's own signature)
-        _tick()
+        # The hot path of a macro (tens of thousands of calls in a big mod): checks inlined.
+        budget = _budget
+        if budget is not None and time.monotonic() > budget.deadline:
+            _tick()
         if args or kwargs:
             _check_number_arguments(args, kwargs)
             owner = getattr(__obj, "__self__", None)
             if isinstance(owner, (str, bytes)):
                 _charge_output(_estimated_result(__obj.__name__, owner, args))
-        result = super().call(__context, __obj, *args, **kwargs)
+        if not __self.is_safe_callable(__obj):
+            raise SecurityError(f"{__obj!r} is not safely callable")
+        result = __context.call(__obj, *args, **kwargs)
         if isinstance(result, (str, bytes, list, tuple)):
-            _charge_output(len(result))
+            size = len(result)
+            if budget is None or size > MAX_SIZE:
+                _charge_output(size)
+            else:
+                budget.output -= size
+                if budget.output < 0:
+                    _spend(0)
         return result
 
     def wrap_str_format(self, value):
@@ -287,12 +321,15 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
 
     @staticmethod
     def bounded_loop(iterable, fixed_text: int):
+        budget = _budget
         for item in iterable:
-            if _budget is not None:
-                _budget.iterations -= 1
-                if _budget.iterations < 0:
+            if budget is not None:
+                budget.iterations -= 1
+                if budget.iterations < 0:
                     raise SandboxLimit(f"loops ran more than {MAX_ITERATIONS} times in this build")
-                _charge_output(fixed_text)
+                _spend(fixed_text)
+                if time.monotonic() > budget.deadline:
+                    _tick()
             yield item
 
     def bounded_include(self, name):
@@ -302,18 +339,15 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
             _spend(os.path.getsize(template.filename))
         return template
 
-    @staticmethod
-    def bounded_piece(value):
-        _charge_output(size_of(value))
-        return value
 
 
 @pass_context
 def _counted_output(context, value):
     """Every `{{ }}` output (as finalize: Jinja calls it for each one, never at compile time)."""
-    if _budget is not None and isinstance(value, str) and len(value) <= MAX_SIZE:
-        _budget.output -= len(value)  # the common case, inline: a macro outputs thousands of names
-        if _budget.output >= 0:
+    budget = _budget
+    if budget is not None and isinstance(value, str) and len(value) <= MAX_SIZE:
+        budget.output -= len(value)  # the common case, inline: a macro outputs thousands of names
+        if budget.output >= 0:
             return value
     _charge_output(size_of(value))
     return value
