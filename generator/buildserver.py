@@ -364,7 +364,7 @@ class BuildServer:
         except OSError:
             conn.close()
             return
-        worker = next((w for w in self.workers.values() if w.job is None), None) or self._new_worker()
+        worker = next((w for w in self.workers.values() if w.job is None), None) or self._new_worker(conn)
         try:
             socket.send_fds(worker.channel, [b"J"], [conn.fileno()])
             worker.channel.sendall(len(body).to_bytes(_LENGTH_BYTES, "big") + body)
@@ -374,7 +374,9 @@ class BuildServer:
             return
         worker.job = (conn, request["argv"], request["cwd"], time.monotonic() + self.job_seconds)
 
-    def _new_worker(self) -> _Worker:
+    def _new_worker(self, client) -> _Worker:
+        """A worker forked now; client is the connection it is about to be handed (its copy from the
+        fork is closed: the worker gets it through the channel like every later one)."""
         import selectors
         import socket
 
@@ -382,6 +384,7 @@ class BuildServer:
         pid = os.fork()
         if pid == 0:
             ours.close()
+            client.close()
             self._work(theirs)
         theirs.close()
         worker = _Worker(pid, ours)
