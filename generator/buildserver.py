@@ -417,7 +417,7 @@ class BuildServer:
                     reply = self._run(request["argv"], request)
                     conn.settimeout(60)
                     _send(conn, reply)
-                healthy = reply["status"] != 3 and not reply.pop("restart", False)
+                healthy = reply["status"] != 3 and not reply.pop("restart", False) and not self._grown()
                 channel.sendall(b"d" if healthy else b"x")
                 if not healthy:
                     break  # after an internal error or a job over its memory this worker's state is suspect
@@ -425,6 +425,18 @@ class BuildServer:
             pass  # the server answers for a job that ends without an answer
         finally:
             os._exit(0)
+
+    def _grown(self) -> bool:
+        """In a worker: whether it now takes half its address-space limit (after a job that ran out of
+        memory, say), so that a fresh one should take its place."""
+        try:
+            with open("/proc/self/statm") as statm:
+                size = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+        except (OSError, ValueError, IndexError):
+            import resource
+
+            size = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+        return size > self.job_memory // 2
 
     def _hear_from(self, worker: _Worker) -> None:
         try:
@@ -556,6 +568,8 @@ def register(subparsers) -> None:
                              "0: never)")
     parser.add_argument("--job-limit", type=float, default=MAX_JOB_SECONDS, metavar="SECONDS",
                         help=f"stop a job that runs longer (default {MAX_JOB_SECONDS:g}); it fails with TG069")
+    parser.add_argument("--job-memory", type=int, default=MAX_JOB_MEMORY >> 20, metavar="MIB",
+                        help=f"address space of a job (default {MAX_JOB_MEMORY >> 20}); over it, it fails with TG069")
     parser.set_defaults(run=run_server_command)
 
 
@@ -591,9 +605,9 @@ def run_server_command(args) -> int:
     if os.path.exists(stale):
         os.unlink(stale)  # left by a server that was killed
     if args.action == "run":
-        BuildServer(folder, args.idle * 60, job_seconds=args.job_limit).serve()
+        BuildServer(folder, args.idle * 60, job_seconds=args.job_limit, job_memory=args.job_memory << 20).serve()
         return 0
-    return _start_in_background(folder, args.idle, args.job_limit)
+    return _start_in_background(folder, args.idle, args.job_limit, args.job_memory)
 
 
 def _wait_until_gone(path: str, seconds: float = 10) -> None:
@@ -618,14 +632,14 @@ def _prepare_folder(folder: str) -> str:
     return ""
 
 
-def _start_in_background(folder: str, idle_minutes: float, job_seconds: float) -> int:
+def _start_in_background(folder: str, idle_minutes: float, job_seconds: float, job_mib: int) -> int:
     import subprocess
     import time
 
     log_path = os.path.join(folder, "server.log")
     with open(log_path, "wb") as log:
         process = subprocess.Popen([sys.executable, "-m", "generator", "server", "run", "--idle", str(idle_minutes),
-                                    "--job-limit", str(job_seconds)],
+                                    "--job-limit", str(job_seconds), "--job-memory", str(job_mib)],
                                    stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, cwd=folder,
                                    start_new_session=True)
     deadline = time.monotonic() + 20

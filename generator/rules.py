@@ -98,9 +98,10 @@ def _expand_all(r: SpecReader, rules, game: m.Game, macros: dict[str, Macro]) ->
         seen.setdefault(str(rule_id), pos)
         try:
             record = _expand_rule(r, body, pos, game, macros, index)
-        except SandboxLimit as err:
+        except (SandboxLimit, MemoryError) as err:
             # the build's budget is spent: the rules after this one would only fail the same way
-            r.error("TG066", f"rule {body.get('id')}: {err}", getattr(err, "position", pos),
+            r.error("TG066", f"rule {body.get('id')}: {str(err) or 'templates ran out of memory'}",
+                    getattr(err, "position", pos),
                     "a spec's expressions and macros are bounded in size and time; loop over fewer values or "
                     "simplify the expression")
             break
@@ -233,7 +234,7 @@ def _parameters(r: SpecReader, macro: Macro, data, pos: Position, loop_vars: dic
         ppos = given.position_of(name)
         try:
             raw = _substitute(given[name], loop_vars)
-        except SandboxLimit as err:
+        except (SandboxLimit, MemoryError) as err:
             err.position = ppos  # the expression's own line
             raise
         except Exception as err:  # a template error in the user's expression
@@ -259,7 +260,7 @@ def _render(r: SpecReader, macro: Macro, values: dict, key: str, rule_id: str, g
         context["condition"] = Conditions.from_params(values)
     try:
         text = env.get_template(macro.path.name).render(**context)
-    except SandboxLimit:
+    except (SandboxLimit, MemoryError):
         raise
     except MacroError as err:  # it loads a file it may not (a link, a name outside its folder), or a broken one
         r.error("TG067", f"macro '{macro.name}': {err}", pos, err.hint or f"check the macro template {macro.path.name}")

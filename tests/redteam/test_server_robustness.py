@@ -163,3 +163,37 @@ def test_stop_while_a_job_runs_is_truthful(server: Path, client_env: dict, tmp_p
     finally:
         runaway.kill()
         runaway.wait()
+
+
+def test_a_job_over_its_memory_fails_and_the_server_keeps_serving(client_env: dict, runtime_dir: Path,
+                                                                   tmp_path: Path):
+    """45 strings of a million characters (within the sandbox's bounds) in a job of 60 MiB: the template
+    runs out of memory, which is a located error; the next job gets a fresh worker."""
+    start_server(client_env, runtime_dir, "--job-memory", "60")
+    try:
+        hog = ("{% set a = 'x' * 999990 %}{% set ns = namespace(kept=[]) %}{% for i in range(45) %}"
+               "{% set ns.kept = ns.kept + [a ~ i] %}{% endfor %}<fragment>{{ ns.kept | length }}</fragment>")
+        spec = write_mod(tmp_path / "hostile", macro_rule("hog"), {"hog.xml.j2": MACRO_HEADER + hog})
+        hungry = cli(["build", "spec.yaml", "-o", "out"], client_env, cwd=spec.parent)
+        assert hungry.returncode == 2
+        assert "spec.yaml:6:5: error[TG066]: rule R1: templates ran out of memory" in hungry.stderr
+        assert not (spec.parent / "out").exists()
+        good = cli(["build", str(BASE), "-o", str(tmp_path / "good")], client_env)
+        assert good.returncode == 0, good.stderr
+    finally:
+        cli(["server", "stop"], client_env)
+
+
+def test_a_job_over_its_memory_outside_templates_is_stopped(client_env: dict, runtime_dir: Path, shared_dir: Path,
+                                                            tmp_path: Path):
+    """A Global 1940 mod does not fit in 60 MiB: the job fails with TG069 at its spec, the server lives."""
+    start_server(client_env, runtime_dir, "--job-memory", "60")
+    try:
+        env = dict(client_env, TRIPLEA_MAPS=str(shared_dir / "maps"))
+        big = cli(["build", "rules_yaml/g40_showcase.yaml", "-o", str(tmp_path / "out")], env)
+        assert big.returncode == 2
+        assert "rules_yaml/g40_showcase.yaml: error[TG069]: the build server stopped `build`: it needed more than " \
+               "its 60 MiB of memory" in big.stderr
+        assert "build server running" in status_line(client_env)
+    finally:
+        cli(["server", "stop"], client_env)
