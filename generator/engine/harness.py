@@ -6,6 +6,7 @@ Everything the engine writes (settings, autosaves, map links) goes to a scratch
 user.home that is deleted afterwards; the user's ~/triplea is never touched."""
 from __future__ import annotations
 
+import atexit
 import hashlib
 import json
 import os
@@ -15,6 +16,7 @@ import sys
 import tempfile
 import zipfile
 from dataclasses import asdict, dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from ..datacache import cache_folder
@@ -160,6 +162,13 @@ def _harness_key(jar: Path, sources: list[Path]) -> str:
     return digest.hexdigest()[:20]
 
 
+@lru_cache(maxsize=1)
+def _classes_of_this_process() -> Path:
+    folder = tempfile.mkdtemp(prefix="triplea-gen-classes-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return Path(folder)
+
+
 def compile_java(sources: list[Path], kind: str) -> Path:
     """Java sources of ours compiled against the engine into ~/.cache/triplea-gen/<kind>/<key>,
     once; returns the class folder.
@@ -167,10 +176,8 @@ def compile_java(sources: list[Path], kind: str) -> Path:
     Race-safe without locks: each compiler writes a private temporary folder and
     renames it into place; whoever renames second throws its copy away."""
     jar = _require_engine()
-    folder = cache_folder(kind)
-    if folder is None:
-        raise _error("TG302", f"cannot create the cache folder for compiled classes ({kind})", "triplea-gen",
-                     "check that $XDG_CACHE_HOME (or ~/.cache) is writable")
+    # No private cache folder (one others may write to would let them plant classes): this process's own
+    folder = cache_folder(kind) or _classes_of_this_process()
     target = folder / _harness_key(jar, sources)
     if target.is_dir():
         return target
