@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Callable
 
 from . import __version__
-from .datacache import cache_folder, is_private_folder, write_quietly
+from .datacache import cache_folder, write_quietly
 
 KEPT_IN_MEMORY = 4
 KEPT_ON_DISK = 16
@@ -51,9 +51,7 @@ def load(path: Path, shown: str, read: Callable[[], bytes], import_game: Callabl
             _in_memory.move_to_end(memory_key)
             return pickle.loads(_in_memory[memory_key])
     data = read()
-    folder = cache_folder("bases") if hasattr(os, "getuid") else None
-    if folder is not None and not is_private_folder(folder, closed_to=0o022):
-        folder = None  # a pickle runs code when loaded: only from a folder nobody else can write to
+    folder = cache_folder("bases")  # None unless private: a pickle runs code when loaded
     digest = hashlib.sha256(b"\0".join([data, shown.encode("utf-8"), _code_stamp().encode("utf-8")])).hexdigest()
     stored = folder / f"{digest[:40]}.pickle" if folder is not None else None
     blob = None

@@ -1,8 +1,8 @@
 """Parsed YAML of the data files every build reads (the option catalog, macro headers), kept
 between runs in the user's cache folder, keyed by a hash of the text: loading it back takes a
 small fraction of the time libyaml needs to parse it. Data that marshal cannot hold (dates,
-say) is simply not kept, and a cache that cannot be written is no error. Also the two
-checks every cache and the build server's socket folder share.
+say) is simply not kept, and a cache that cannot be written is no error. Also the check every
+cache folder goes through (cache_folder), and the one the build server's socket folder shares.
 
 Imported by the build server's client too, so it imports yaml only when it parses."""
 from __future__ import annotations
@@ -16,20 +16,41 @@ from pathlib import Path
 
 
 def cache_folder(name: str) -> Path | None:
-    """~/.cache/triplea-gen/NAME (or under $XDG_CACHE_HOME), private to the user; None if it cannot be made."""
-    folder = _cache_path(name, os.environ.get("XDG_CACHE_HOME") or "", os.environ.get("HOME") or "")
+    """~/.cache/triplea-gen/NAME (or under $XDG_CACHE_HOME), made if missing; None unless it is
+    private. Every cache goes through here: the caches hold pickles, marshalled data and compiled
+    code, which run code when loaded, so a folder anybody else could have put a file into (or
+    swapped: a folder above it they may write to) is not used."""
+    if not hasattr(os, "getuid"):
+        return None  # no owners to check
+    home, folder = _cache_path(name, os.environ.get("XDG_CACHE_HOME") or "", os.environ.get("HOME") or "")
+    ours = folder.parent
     if not folder.is_dir():  # made again if removed while a long-lived process (watch, server) runs
-        try:
-            folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-        except OSError:
-            return None
-    return folder
+        for level in (ours, folder):
+            try:
+                level.mkdir(parents=level == ours, mode=0o700)
+            except FileExistsError:
+                pass
+            except OSError:
+                return None
+    if not _closed_to_others(home, owners=(os.getuid(), 0)):
+        return None
+    return folder if is_private_folder(ours, closed_to=0o022) and is_private_folder(folder, closed_to=0o022) else None
 
 
 @lru_cache(maxsize=64)
-def _cache_path(name: str, cache_home: str, home: str) -> Path:
+def _cache_path(name: str, cache_home: str, home: str) -> tuple[Path, Path]:
     # Worked out once per process and place: a build asks once per data file it reads.
-    return Path(cache_home or Path(home or Path.home()) / ".cache") / "triplea-gen" / name
+    root = Path(cache_home or Path(home or Path.home()) / ".cache")
+    return root, root / "triplea-gen" / name
+
+
+def _closed_to_others(folder: Path, owners: tuple[int, ...]) -> bool:
+    """A folder (not a link) owned by one of owners that no group or other may write to."""
+    try:
+        info = os.lstat(folder)
+    except OSError:
+        return False
+    return stat.S_ISDIR(info.st_mode) and info.st_uid in owners and not info.st_mode & 0o022
 
 
 def is_private_folder(folder: str | os.PathLike, closed_to: int = 0o077) -> bool:

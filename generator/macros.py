@@ -18,7 +18,9 @@ CONDITION_PARAMS, handed to the template as `condition`). Files whose names
 start with `_` are helpers for the macros (templates/rules/_common.j2), not macros."""
 from __future__ import annotations
 
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -26,7 +28,7 @@ from pathlib import Path
 import jinja2
 
 from .datacache import load_yaml_text
-from .diagnostics import Position, closest
+from .diagnostics import Position, closest, display_path
 from .render import TEMPLATES_DIR, environment
 
 RULES_DIR = TEMPLATES_DIR / "rules"
@@ -74,7 +76,63 @@ class Macro:
 
 
 class MacroError(Exception):
-    """A macro template that is itself broken (bad header); reported against the template file."""
+    """A macro template that is itself broken (bad header, not UTF-8) or that names a file it may not
+    read (a link, a name outside its folder); reported as TG067 against the template file."""
+
+    def __init__(self, path: Path | str, message: str, line: int = 1, hint: str = ""):
+        super().__init__(f"{display_path(path)}: {message}")
+        self.position = Position(display_path(path), line, 1)
+        self.message, self.hint = message, hint
+
+
+def read_user_template(folder: Path, name: str) -> tuple[str, Path]:
+    """The text of template `name` (a/b.j2) in a spec's own macro folder, which may come from
+    anybody (a forum zip): no absolute name, no `..`, no link anywhere below the folder (the file
+    or a folder on the way), the folder itself no link, UTF-8. FileNotFoundError if absent."""
+    parts = name.replace("\\", "/").split("/")
+    if name.startswith(("/", "\\")) or os.path.isabs(name) or any(p in ("", ".", "..") for p in parts):
+        raise MacroError(folder, f"a macro may only load templates inside its folder, not {name!r}",
+                         hint="name a template of the macro folder, e.g. {% import '_helpers.j2' as h %}")
+    path = folder
+    for part in ["", *parts]:
+        path = path / part if part else path
+        info = os.lstat(path)  # FileNotFoundError: not there
+        if stat.S_ISLNK(info.st_mode):
+            raise MacroError(path, "a macro folder may not hold links (a link could read any file of yours)",
+                             hint="replace the link by the file it points to, after checking what it is")
+    if not stat.S_ISREG(info.st_mode):
+        raise MacroError(path, "a template must be a plain file")
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))  # replaced by a link since: refused
+    with os.fdopen(descriptor, "rb") as file:
+        data = file.read()
+    try:
+        return data.decode("utf-8"), path
+    except UnicodeDecodeError as err:
+        line = data[:err.start].count(b"\n") + 1
+        raise MacroError(path, f"a template must be UTF-8 text; byte {err.start} is not", line,
+                         "save the file as UTF-8") from None
+
+
+class UserFolderLoader(jinja2.BaseLoader):
+    """Jinja's loader for a spec's own macro folder, through read_user_template."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+
+    def get_source(self, environment, template):
+        try:
+            text, path = read_user_template(self.folder, template)
+        except FileNotFoundError:
+            raise jinja2.TemplateNotFound(template) from None
+        stamp = os.lstat(path).st_mtime_ns
+        return text, str(path), lambda: _unchanged(path, stamp)
+
+
+def _unchanged(path: Path, stamp: int) -> bool:
+    try:
+        return os.lstat(path).st_mtime_ns == stamp
+    except OSError:
+        return False
 
 
 # The condition parameters every macro with `conditions: true` in its header takes; they become
@@ -92,25 +150,30 @@ CONDITION_PARAMS = {
 }
 
 
-def _load_macro(path: Path) -> Macro:
-    stat = path.stat()
-    return _read_macro(path, stat.st_mtime_ns, stat.st_size)
+def _load_macro(path: Path, user_folder: Path | None) -> Macro:
+    info = os.lstat(path)
+    return _read_macro(path, user_folder, info.st_mtime_ns, info.st_size)
 
 
 @lru_cache(maxsize=1024)
-def _read_macro(path: Path, mtime_ns: int, size: int) -> Macro:
+def _read_macro(path: Path, user_folder: Path | None, mtime_ns: int, size: int) -> Macro:
     """A macro's header, read again only when its file changes (`watch` and the build server
     rebuild many times in one process; Macro objects are never modified)."""
-    text = path.read_text(encoding="utf-8")
+    if user_folder is not None:
+        text = read_user_template(user_folder, path.name)[0]
+    else:
+        text = path.read_text(encoding="utf-8")
     match = _HEADER.match(text)
     if not match:
-        raise MacroError(f"{path}: a macro template starts with a {{#--- ... ---#}} header declaring its params")
-    header = load_yaml_text(match.group(1)) or {}
+        raise MacroError(path, "a macro template starts with a {#--- ... ---#} header declaring its params",
+                         hint="see templates/rules/ for examples; a helper that is no macro has a name starting "
+                              "with '_'")
+    header = _header(path, match.group(1))
     params = {}
-    for name, spec in (header.get("params") or {}).items():
-        spec = spec or {}
+    for name, spec in header["params"].items():
+        spec = spec if isinstance(spec, dict) else {}
         if spec.get("type") not in PARAM_TYPES:
-            raise MacroError(f"{path}: param '{name}' has unknown type {spec.get('type')!r}; "
+            raise MacroError(path, f"param '{name}' has unknown type {spec.get('type')!r}", 2,
                              f"use one of {', '.join(PARAM_TYPES)}")
         params[name] = Param(name, spec["type"], spec.get("default", NO_DEFAULT), spec.get("doc", ""))
     if header.get("conditions"):
@@ -121,14 +184,44 @@ def _read_macro(path: Path, mtime_ns: int, size: int) -> Macro:
                  header.get("note", ""))
 
 
-def load_macros(extra_dirs: list[Path] = ()) -> dict[str, Macro]:
-    """Shipped macros, then a spec's own (which may replace shipped ones of the same name)."""
+def _header(path: Path, text: str) -> dict:
+    """The header's YAML as a mapping with a params mapping; MacroError if it is not one."""
+    import yaml
+
+    try:
+        header = load_yaml_text(text) or {}
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        raise MacroError(path, f"the header is not valid YAML: {getattr(err, 'problem', None) or err}",
+                         2 + (mark.line if mark else 0), "the header is YAML between {#--- and ---#}") from None
+    if not isinstance(header, dict) or not isinstance(header.get("params") or {}, dict):
+        raise MacroError(path, "the header must be a mapping (description:, params: {name: {type: ...}})", 2)
+    return {**header, "params": header.get("params") or {}}
+
+
+def load_macros(extra_dirs: list[Path] = (), report=None) -> dict[str, Macro]:
+    """Shipped macros, then a spec's own (which may replace shipped ones of the same name). A broken
+    macro of a spec's own folder goes to report(MacroError) when given (it is left out), else raises."""
     macros = {}
     for folder in [RULES_DIR, *extra_dirs]:
+        user_folder = None if folder == RULES_DIR else folder
+        if user_folder is not None and os.path.islink(folder):
+            error = MacroError(folder, "the macro folder may not be a link", 0,
+                               "point the spec at the folder itself")
+            if report is None:
+                raise error
+            report(error)
+            continue
         for path in sorted(folder.glob("*.xml.j2")):
             if path.name.startswith("_"):
                 continue
-            macro = _load_macro(path)
+            try:
+                macro = _load_macro(path, user_folder)
+            except MacroError as error:
+                if report is None:
+                    raise
+                report(error)
+                continue
             macros[macro.name] = macro
     return macros
 
@@ -137,8 +230,11 @@ def load_macros(extra_dirs: list[Path] = ()) -> dict[str, Macro]:
 def macro_environment(folder: Path) -> jinja2.Environment:
     """The sandboxed template environment for macros in folder; a spec's own macros may
     import the shipped helpers (`{% import "_common.j2" as c %}`)."""
-    folders = [str(folder)] + ([str(RULES_DIR)] if folder != RULES_DIR else [])
-    env = environment().overlay(loader=jinja2.FileSystemLoader(folders))
+    if folder == RULES_DIR:
+        loader = jinja2.FileSystemLoader(str(RULES_DIR))
+    else:
+        loader = jinja2.ChoiceLoader([UserFolderLoader(folder), jinja2.FileSystemLoader(str(RULES_DIR))])
+    env = environment().overlay(loader=loader)
     env.filters = {**env.filters, "ident": identifier}  # a copy: the game templates' filters stay as they are
     return env
 

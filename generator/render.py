@@ -9,21 +9,16 @@ game. Every attribute value is escaped here, including line breaks, which an
 XML parser would otherwise fold into spaces."""
 from __future__ import annotations
 
-import dataclasses
-import inspect
 from functools import lru_cache
 from pathlib import Path
 
 import jinja2
-from jinja2.sandbox import ImmutableSandboxedEnvironment
 from markupsafe import Markup
 
 from . import model
 from .datacache import cache_folder
 from .model import Game
-
-MODEL_TYPES = frozenset(cls for _, cls in inspect.getmembers(model, inspect.isclass)
-                        if dataclasses.is_dataclass(cls) and cls.__module__ == model.__name__)
+from .sandbox import CODE_STAMP, BoundedSandbox
 
 TEMPLATES_DIR = Path(__file__).resolve().parent.parent / "templates"
 
@@ -65,23 +60,10 @@ def cdata(text: str) -> Markup:
     return Markup(f"<![CDATA[{text}]]>")
 
 
-class _Sandbox(ImmutableSandboxedEnvironment):
-    """The sandbox, with a fast path for the game model: its classes hold data fields only,
-    so reading a public field needs none of the per-access safety checks (a big game reads
-    tens of thousands of them)."""
-
-    def getattr(self, obj, attribute):
-        if type(obj) in MODEL_TYPES and not attribute.startswith("_"):
-            try:
-                return getattr(obj, attribute)
-            except AttributeError:
-                return self.undefined(obj=obj, name=attribute)
-        return super().getattr(obj, attribute)
-
-
 def _bytecode_cache(kind: str) -> jinja2.BytecodeCache | None:
     """Compiled templates are kept between runs (keyed by the template's checksum), so a rebuild
-    does not compile them again; sandboxed code differs, so each kind has its own files."""
+    does not compile them again; sandboxed code differs (and changes with the sandbox's code, whose
+    stamp is in its kind), so each kind has its own files."""
     folder = cache_folder("jinja")
     return jinja2.FileSystemBytecodeCache(str(folder), f"{kind}-%s.cache") if folder is not None else None
 
@@ -99,8 +81,8 @@ _OPTIONS = dict(
 @lru_cache(maxsize=None)
 def environment(templates_dir: Path = TEMPLATES_DIR) -> jinja2.Environment:
     """The sandboxed environment: macros (shipped and a spec's own), loops, notes, scaffolds."""
-    env = _Sandbox(bytecode_cache=_bytecode_cache("sandboxed"), loader=jinja2.FileSystemLoader(str(templates_dir)),
-                   **_OPTIONS)
+    env = BoundedSandbox(bytecode_cache=_bytecode_cache(f"bounded-{CODE_STAMP}"),
+                         loader=jinja2.FileSystemLoader(str(templates_dir)), **_OPTIONS)
     env.globals.update(attrs=xml_attributes, cdata=cdata)
     return env
 
@@ -109,7 +91,7 @@ def environment(templates_dir: Path = TEMPLATES_DIR) -> jinja2.Environment:
 def text_environment() -> jinja2.Environment:
     """Sandboxed and without escaping: `{{ }}` expressions in spec values, whose results are plain
     text in the model (escaped later, when the game is rendered)."""
-    return _Sandbox(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=True)
+    return BoundedSandbox(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=True)
 
 
 @lru_cache(maxsize=None)

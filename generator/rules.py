@@ -32,17 +32,18 @@ from lxml import etree
 from . import model as m
 from .diagnostics import Collector, DiagnosticError, Position, closest
 from .fragments import merge_fragment, order_attachments
-from .macros import Macro, NameIndex, check_value, identifier, load_macros, macro_environment
+from .macros import Macro, MacroError, NameIndex, check_value, identifier, load_macros, macro_environment
 from .overlay import apply_changes
 from .render import text_environment
 from .rule_helpers import Conditions, GameHelpers
+from .sandbox import SandboxLimit, build_budget
 from .safexml import parse_xml_bytes
 from .spec import SpecReader
 
 RULE_KEYS = ("id", "text", "use", "with", "for", "status", "note", "change", "add", "remove")
 RULE_OVERLAY_KEYS = ("remove", "add", "change")  # a rule may carry the static changes that enforce it
 STATUSES = ("enforced", "partial", "notes")
-_RANGE = re.compile(r"\A(-?\d+)\.\.(-?\d+)\Z")
+_RANGE = re.compile(r"\A(-?\d{1,18})\.\.(-?\d{1,18})\Z")  # longer numbers are no range (and no int)
 MAX_LOOP_ITERATIONS = 10_000
 
 
@@ -72,7 +73,16 @@ def expand_rules(data, game: m.Game, source: str, spec_dir: Path, collector: Col
     if not rules:
         return []
     macros = load_macros([d for d in macro_dirs if d.is_dir()] or ([spec_dir / "macros"]
-                                                                    if (spec_dir / "macros").is_dir() else []))
+                                                                    if (spec_dir / "macros").is_dir() else []),
+                         lambda error: r.error("TG067", error.message, error.position, error.hint))
+    with build_budget():
+        records = _expand_all(r, rules, game, macros)
+    if game.attachments:
+        game.attachments = order_attachments(game.attachments)
+    return records
+
+
+def _expand_all(r: SpecReader, rules, game: m.Game, macros: dict[str, Macro]) -> list[RuleRecord]:
     index = NameIndex(game)
     records, seen = [], {}
     for position, body in enumerate(rules):
@@ -86,11 +96,17 @@ def expand_rules(data, game: m.Game, source: str, spec_dir: Path, collector: Col
             r.error("TG060", f"rule id '{rule_id}' is used twice (first at line {seen[str(rule_id)].line})", pos,
                     "give every rule its own id")
         seen.setdefault(str(rule_id), pos)
-        record = _expand_rule(r, body, pos, game, macros, index)
+        try:
+            record = _expand_rule(r, body, pos, game, macros, index)
+        except (SandboxLimit, MemoryError) as err:
+            # the build's budget is spent: the rules after this one would only fail the same way
+            r.error("TG066", f"rule {body.get('id')}: {str(err) or 'templates ran out of memory'}",
+                    getattr(err, "position", pos),
+                    "a spec's expressions and macros are bounded in size and time; loop over fewer values or "
+                    "simplify the expression")
+            break
         if record is not None:
             records.append(record)
-    if game.attachments:
-        game.attachments = order_attachments(game.attachments)
     return records
 
 
@@ -160,6 +176,10 @@ def _iterations(r: SpecReader, data, pos: Position) -> list[dict]:
         vpos = loops.position_of(name)
         if isinstance(values, str) and _RANGE.match(values):
             low, high = map(int, _RANGE.match(values).groups())
+            if high - low >= MAX_LOOP_ITERATIONS:  # before a list of them is made
+                r.error("TG065", f"loop '{name}' has {high - low + 1} values, more than the {MAX_LOOP_ITERATIONS} "
+                        "rules a loop may expand to", vpos, "loop over a shorter range")
+                return []
             values = list(range(low, high + 1))
         if not isinstance(values, list) or not values:
             r.error("TG065", f"loop '{name}' needs a list of values or a range such as 3..10", vpos,
@@ -214,6 +234,9 @@ def _parameters(r: SpecReader, macro: Macro, data, pos: Position, loop_vars: dic
         ppos = given.position_of(name)
         try:
             raw = _substitute(given[name], loop_vars)
+        except (SandboxLimit, MemoryError) as err:
+            err.position = ppos  # the expression's own line
+            raise
         except Exception as err:  # a template error in the user's expression
             r.error("TG065", f"cannot evaluate parameter '{name}': {err}", ppos, "check the {{ }} expression")
             ok = False
@@ -237,6 +260,11 @@ def _render(r: SpecReader, macro: Macro, values: dict, key: str, rule_id: str, g
         context["condition"] = Conditions.from_params(values)
     try:
         text = env.get_template(macro.path.name).render(**context)
+    except (SandboxLimit, MemoryError):
+        raise
+    except MacroError as err:  # it loads a file it may not (a link, a name outside its folder), or a broken one
+        r.error("TG067", f"macro '{macro.name}': {err}", pos, err.hint or f"check the macro template {macro.path.name}")
+        return None
     except LookupError as err:
         message = err.args[0] if err.args else str(err)
         r.error("TG063", f"macro '{macro.name}': {message}", pos,

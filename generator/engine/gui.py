@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..diagnostics import EXIT_UNUSABLE, Diagnostic, DiagnosticError, Position, display_path
-from .harness import (_JVM_GRACE_SECONDS, _JVM_OPTIONS, HARNESS_CLASS, _error, _refusal_before_engine,
-                      _require_engine, harness_classes, java_command, run_bounded)
+from .harness import (_JVM_GRACE_SECONDS, _JVM_OPTIONS, HARNESS_CLASS, _error, _require_engine, harness_classes,
+                      java_command, run_bounded, stage_for_engine, vet_for_engine)
 from .screenshot import PictureVerdict, judge_screenshot
 
 SCREEN = "1280x1024x24"
@@ -144,7 +144,7 @@ def run_gui(game: Path, map_dir: Path, rounds: int = 1, screenshot: Path | None 
     """Plays `rounds` rounds of game in the desktop client with map_dir as its map folder.
 
     Raises (DiagnosticError) when it cannot start: no engine or display, a bad argument, a
-    file the engine must not read, a missing map folder, the engine refusing the game, a
+    file the engine must not read (harness.vet_for_engine), a missing map folder, the engine refusing the game, a
     client that died without a report, or one stuck past the time limit."""
     game = Path(game)
     shown = display_path(game)
@@ -155,9 +155,7 @@ def run_gui(game: Path, map_dir: Path, rounds: int = 1, screenshot: Path | None 
                               exit_status=EXIT_UNUSABLE)
     if rounds < 1:
         raise _error("TG304", f"rounds must be at least 1, not {rounds}", shown)
-    refusal = _refusal_before_engine(game)
-    if refusal:
-        raise DiagnosticError([refusal])
+    vetted = vet_for_engine(game)  # raises the located refusal: the file is not given to the engine
     map_dir = Path(map_dir)
     if not map_dir.is_dir():
         raise DiagnosticError([Diagnostic("TG319", "map folder not found", Position(display_path(map_dir)),
@@ -166,7 +164,8 @@ def run_gui(game: Path, map_dir: Path, rounds: int = 1, screenshot: Path | None 
     with tempfile.TemporaryDirectory(prefix="triplea-gen-client-") as home:
         shot = Path(screenshot) if screenshot else Path(home) / "screenshot.png"
         shot.parent.mkdir(parents=True, exist_ok=True)
-        arguments = ["play", str(game.resolve()), "--rounds", str(rounds), "--ai", "easy",
+        staged = stage_for_engine(game, home, vetted)  # the engine reads exactly the bytes vetted
+        arguments = ["play", str(staged), "--rounds", str(rounds), "--ai", "easy",
                      "--timeout", str(timeout), "--map-dir", str(map_dir.resolve()), "--screenshot", str(shot.resolve())]
         if seed is not None:
             arguments += ["--seed", str(seed)]
