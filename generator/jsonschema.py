@@ -76,6 +76,8 @@ def _full_game_properties() -> dict:
         "initialize": _object(spec.KEYS["initialize"], {
             "heldUnits": {"type": "array", "items": _fields("heldUnits")}}),
         "properties": _keyed(_fields("property"), "game properties by name"),
+        "extra": {"type": "array", "items": _fields("extra"),
+                  "description": "content kept verbatim by import: {at, after, xml | text} or {at, attributes}"},
         "engine": {"enum": list(spec.ENGINES), "description": "the TripleA engine the build is checked for"},
         "rules": {"type": "array", "items": {"$ref": "#/definitions/rule"}},
     }

@@ -11,9 +11,9 @@ def canonical(tree) -> list[tuple]:
     for element in tree.getroot().iter():
         if not isinstance(element.tag, str):
             continue  # comments
-        # Only <value> carries text in a game XML; elsewhere text is indentation.
-        text = element.text or "" if element.tag == "value" else ""
-        rows.append((element.tag, tuple(sorted(element.attrib.items())), text))
+        # <value> text counts exactly; elsewhere only character data beyond the indentation counts
+        text = element.text or "" if element.tag == "value" else (element.text or "").strip()
+        rows.append((element.tag, tuple(sorted(element.attrib.items())), text, (element.tail or "").strip()))
     return rows
 
 
