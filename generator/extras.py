@@ -17,7 +17,7 @@ _TEXT_HOLDERS = frozenset({"value"})
 
 def collect_extras(root, taken: set, kept_attributes, pos) -> list[m.Extra]:
     """Every piece of the document under `root` that is not in `taken` (elements the model
-    holds) or in kept_attributes(element) (None: all of its attributes), in document order."""
+    holds) or in kept_attributes(element) (None: all of its attributes)."""
     extras: list[m.Extra] = []
     stack = [(root, "")]
     while stack:
@@ -44,7 +44,7 @@ def collect_extras(root, taken: set, kept_attributes, pos) -> list[m.Extra]:
             if not holds_text and _meaningful(child.tail):
                 extras.append(m.Extra(path, held, text=child.tail, pos=pos(child)))
         stack.extend(reversed(inner))
-    # the walk is depth first from the root, so the list is in document order already
+    # depth first from the root: an element's pieces come before those of the elements inside it
     return extras
 
 

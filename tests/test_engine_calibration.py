@@ -159,5 +159,7 @@ def test_the_1_9_parser_agrees(tmp_path: Path):
     results = check_games(paths)
     for construct, result in zip(CONSTRUCTS, results):
         assert ("OK" if result.ok else "FAIL") == construct.engine_19, (construct.name, result.error)
-        if construct.code == "TG109":  # the DTD complaint is printed, and the game loads
-            assert result.warnings, construct.name
+        if construct.code in ("TG109", None):
+            # every complaint 1.9's DTD check prints is one TG109 (the fixture's 'Field Guns' included)
+            dtd = [d for d in _found(construct.text(), "1.9") if d.code == "TG109"]
+            assert len(result.warnings) == len(dtd), (construct.name, result.warnings, [d.format() for d in dtd])
