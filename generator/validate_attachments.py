@@ -167,9 +167,12 @@ class AttachmentChecks:
                 and not attachment.name.startswith("objectiveAttachment"):
             self.conditions.setdefault(attachment.name, element)
         self.current, self.current_class = attachment, cls.name
+        reports_before = len(self.out.diagnostics)
         self.check_options(attachment, cls)
         self.current = self.current_class = None
-        if cls.name == "UnitAttachment":
+        option_errors = any(d.severity == "error" for d in self.out.diagnostics[reports_before:])
+        if cls.name == "UnitAttachment" and not option_errors:
+            # (the engine stops at a bad option before it validates the unit: one cause, one report)
             self.check_unit_kind(attachment, cls)
         if cls.name == "TriggerAttachment" and self.engine == "1.9" and not any(
                 _decapitalize(o.get("name", "")) in ("conditions", "trigger") for o in element.iter("option")):
