@@ -35,6 +35,19 @@ _JVM_OPTIONS = (
     "--add-opens", "java.base/java.lang=ALL-UNNAMED",
     "--add-opens", "java.base/java.util=ALL-UNNAMED",
 )
+GUARD_SOURCE = Path(__file__).resolve().parent / "guard" / "GuardedDocumentBuilderFactory.java"
+# On every java command line, after the caller's options so that they win: the engine's
+# GameParser (its only XML reader) gets our guarded DOM factory, which serves game.dtd from
+# the jar and refuses every other DTD or entity; any other XML API of the JDK may open no
+# external DTD, schema or stylesheet at all; entity expansion and nesting are bounded.
+XML_GUARD_PROPERTIES = (
+    "-Djavax.xml.parsers.DocumentBuilderFactory=tripleagen.guard.GuardedDocumentBuilderFactory",
+    "-Djavax.xml.accessExternalDTD=",
+    "-Djavax.xml.accessExternalSchema=",
+    "-Djavax.xml.accessExternalStylesheet=",
+    "-Djdk.xml.entityExpansionLimit=100",
+    "-Djdk.xml.maxElementDepth=256",
+)
 
 
 @dataclass
@@ -186,26 +199,67 @@ def harness_classes() -> Path:
     return compile_java(_java_sources(), "engine")
 
 
+def xml_guard_classes() -> Path:
+    """The folder of the compiled guarded XML parser factory that every JVM of ours uses."""
+    return compile_java([GUARD_SOURCE], "engine-guard")
+
+
 def java_command(classes: Path, main_class: str, arguments: list[str], home, options=_JVM_OPTIONS) -> list[str]:
     """`java` running main_class (compiled into classes) against the engine's jars, with home as
-    its user.home and temporary folder; run it in the engine jar's folder."""
-    class_path = os.pathsep.join([str(classes), *engine_class_path(engine_jar())])
-    return ["java", f"-Duser.home={home}", f"-Djava.io.tmpdir={home}", *options, "-cp", class_path, main_class,
-            *arguments]
+    its user.home and temporary folder; run it in the engine jar's folder.
+
+    Every JVM triplea-gen starts is built here: it adds the XML guard (XML_GUARD_PROPERTIES and
+    the guard's classes first on the class path), so that no game file can make the engine
+    read a DTD or entity other than the jar's game.dtd. Game files given to it on the command
+    line must come from vet_for_engine (stage_for_engine)."""
+    class_path = os.pathsep.join([str(xml_guard_classes()), str(classes), *engine_class_path(engine_jar())])
+    return ["java", f"-Duser.home={home}", f"-Djava.io.tmpdir={home}", *options, *XML_GUARD_PROPERTIES,
+            "-cp", class_path, main_class, *arguments]
+
+
+def vet_for_engine(path: Path) -> bytes:
+    """The bytes of a game file that may be given to the engine: the file must pass
+    triplea-gen's own safe read completely (size, encoding, DOCTYPE naming only a bare file,
+    no entities, bounded nesting, well-formed, a <game> root). The engine's parser would
+    otherwise fetch what a DOCTYPE or entity names, so any refusal is final: raises the
+    located diagnostic."""
+    from ..safexml import parse_xml_bytes, read_input
+
+    data = read_input(path)
+    parse_xml_bytes(data, display_path(path))
+    return data
+
+
+def stage_for_engine(path: Path, home, index: int = 0, data: bytes | None = None) -> Path:
+    """A private copy, in the engine's scratch home, of the bytes vet_for_engine accepted (data,
+    when the caller vetted them already), so that the engine reads exactly what was checked:
+    the original may change in between. Keeps the file name: the engine names the game by it."""
+    if data is None:
+        data = vet_for_engine(path)
+    folder = Path(home) / "triplea-gen-games" / str(index)
+    folder.mkdir(parents=True, mode=0o700)
+    staged = folder / Path(path).name
+    with open(staged, "xb") as handle:
+        handle.write(data)
+    return staged
 
 
 def engine_parse_command(game: Path, home: Path) -> tuple[list[str], Path]:
     """The java command (and its working folder) that parses one game in a fresh JVM: the
     engine's own load of a game, as the benchmarks time it."""
     jar = _require_engine()
-    return java_command(harness_classes(), HARNESS_CLASS, ["check", str(game)], home), jar.parent
+    staged = stage_for_engine(game, home)
+    return java_command(harness_classes(), HARNESS_CLASS, ["check", str(staged)], home), jar.parent
 
 
-def _run_harness(arguments: list[str], timeout: float) -> dict:
-    """Runs the harness in a fresh JVM with a scratch user.home; returns its JSON report."""
+def _run_harness(arguments, games: dict[Path, bytes], timeout: float) -> dict:
+    """Runs the harness in a fresh JVM with a scratch user.home; returns its JSON report.
+    games maps each game file to its vetted bytes; arguments(staged) gives the harness
+    arguments for their staged copies."""
     jar = _require_engine()
     with tempfile.TemporaryDirectory(prefix="triplea-gen-home-") as home:
-        command = java_command(harness_classes(), HARNESS_CLASS, arguments, home)
+        staged = [stage_for_engine(game, home, index, data) for index, (game, data) in enumerate(games.items())]
+        command = java_command(harness_classes(), HARNESS_CLASS, arguments(staged), home)
         # The engine reads game_engine.properties from its working directory.
         try:
             finished = subprocess.run(command, cwd=jar.parent, capture_output=True, timeout=timeout)
@@ -222,32 +276,22 @@ def _run_harness(arguments: list[str], timeout: float) -> dict:
                      "this is a bug in triplea-gen or a broken Java installation") from None
 
 
-def _refusal_before_engine(path: Path) -> Diagnostic | None:
-    """Why a file must not reach the engine at all: missing, oversized, or declaring XML
-    entities (the engine's parser expands them, and they can read local files). A file
-    that is merely not well-formed does go to the engine, whose verdict is the point."""
-    from ..safexml import parse_xml_file
-
-    try:
-        parse_xml_file(path, root_tag=None)
-    except DiagnosticError as err:
-        first = err.diagnostics[0]
-        if first.code in ("TG001", "TG002", "TG011"):
-            return first
-    return None
-
-
 def check_games(paths: list[Path]) -> list[CheckResult]:
-    """The engine parser's verdict on each file, all in one JVM."""
+    """The engine parser's verdict on each file, all in one JVM. A file triplea-gen's own
+    reader refuses is not given to the engine; its verdict is that located diagnostic."""
     paths = [Path(path) for path in paths]
     verdicts: dict[Path, CheckResult] = {}
+    vetted: dict[Path, bytes] = {}
     for path in paths:
-        refusal = _refusal_before_engine(path)
-        if refusal:
-            verdicts[path] = CheckResult(path=path, ok=False, error=f"not given to the engine: {refusal.message}")
-    to_engine = [path for path in paths if path not in verdicts]
+        try:
+            vetted[path] = vet_for_engine(path)
+        except DiagnosticError as err:
+            refusal = err.diagnostics[0]
+            verdicts[path] = CheckResult(path=path, ok=False, error="not given to the engine: "
+                                         f"{refusal.position}: {refusal.severity}[{refusal.code}]: {refusal.message}")
+    to_engine = {path: data for path, data in vetted.items() if path not in verdicts}
     if to_engine:
-        report = _run_harness(["check", *(str(path.resolve()) for path in to_engine)],
+        report = _run_harness(lambda staged: ["check", *map(str, staged)], to_engine,
                               timeout=_JVM_GRACE_SECONDS + _CHECK_SECONDS_PER_FILE * len(to_engine))
         for path, result in zip(to_engine, report["results"]):
             verdicts[path] = CheckResult(path=path, ok=result["ok"], counts=result["counts"] or {},
@@ -267,10 +311,8 @@ def play_game(path: Path, rounds: int = 2, ai: str = "easy", seed: int | None = 
         raise _error("TG304", f"unknown AI '{ai}'", shown, f"choose one of: {', '.join(AI_CHOICES)}")
     if rounds < 1:
         raise _error("TG304", f"rounds must be at least 1, not {rounds}", shown)
-    refusal = _refusal_before_engine(path)
-    if refusal:
-        raise DiagnosticError([refusal])
-    arguments = ["play", str(path.resolve()), "--rounds", str(rounds), "--ai", ai, "--timeout", str(timeout)]
+    vetted = vet_for_engine(path)  # raises the located refusal: the file is not given to the engine
+    arguments = ["--rounds", str(rounds), "--ai", ai, "--timeout", str(timeout)]
     if seed is not None:
         arguments += ["--seed", str(seed)]
     if map_dir is not None:
@@ -279,7 +321,8 @@ def play_game(path: Path, rounds: int = 2, ai: str = "easy", seed: int | None = 
             raise _error("TG304", "map folder not found", display_path(map_dir),
                          "give the map's top folder, the one that contains map/ (or the map/ folder itself)")
         arguments += ["--map-dir", str(map_dir.resolve())]
-    report = _run_harness(arguments, timeout=timeout + _JVM_GRACE_SECONDS)
+    report = _run_harness(lambda staged: ["play", str(staged[0]), *arguments], {path: vetted},
+                          timeout=timeout + _JVM_GRACE_SECONDS)
     if not report["ok"]:
         raise _error("TG310", f"the engine refused the game: {report['error']}", shown,
                      "'triplea-gen engine check' shows the same verdict; fix what the engine names")
