@@ -78,6 +78,7 @@ CODES = {
     "TG180": ("warning", "game property value of the wrong kind"),
     "TG181": ("warning", "game property unknown to the target engine"),
     "TG182": ("error", "1.9: editable property without exactly one type marker"),
+    "TG183": ("warning", "attribute the game XML does not have (the engines ignore it)"),
     "TG190": ("error", "bad variable or foreach expression"),
 }
 

@@ -6,7 +6,13 @@ the game anyway: warnings).
 StructureChecks is one part of the checker in generator.validate, which supplies the reporting."""
 from __future__ import annotations
 
+import functools
 import re
+
+from lxml import etree
+
+from .diagnostics import closest
+from .schema import SCHEMA_PATH
 
 # Attributes 1.9's game.dtd declares as ID: one namespace for all of them, values must be XML names.
 _DTD_IDS = {"resource": "name", "unit": "name", "relationshipType": "name", "player": "name",
@@ -19,11 +25,47 @@ _SINGLE_SECTIONS = ("info", "loader", "triplea", "diceSides", "variableList", "m
                     "technology", "attachmentList", "initialize", "propertyList")
 
 
+_XS = "{http://www.w3.org/2001/XMLSchema}"
+
+
+@functools.cache
+def declared_attributes() -> dict[str, frozenset[str]]:
+    """The attributes game.xsd declares for each element name (the union over its declarations;
+    elements kept only to be skipped, type "skipped", declare none)."""
+    schema = etree.parse(str(SCHEMA_PATH)).getroot()
+    named_types = {t.get("name"): t for t in schema.iter(f"{_XS}complexType") if t.get("name")}
+    table: dict[str, set[str]] = {}
+    for element in schema.iter(f"{_XS}element"):
+        name = element.get("name")
+        if not name or element.get("type") == "skipped":
+            continue
+        body = element.find(f"{_XS}complexType")
+        if body is None:
+            body = named_types.get(element.get("type"))
+        names = table.setdefault(name, set())
+        if body is not None:
+            names.update(_own_attributes(body))
+    return {name: frozenset(names) for name, names in table.items()}
+
+
+def _own_attributes(complex_type) -> list[str]:
+    """Attribute names of a complex type, not those of the elements declared inside it."""
+    found, stack = [], list(complex_type)
+    while stack:
+        node = stack.pop()
+        if node.tag == f"{_XS}attribute" and node.get("name"):
+            found.append(node.get("name"))
+        elif node.tag != f"{_XS}element":
+            stack.extend(node)
+    return found
+
+
 class StructureChecks:
     """Mixed into the checker of generator.validate, whose state and reporting it uses."""
 
     def check_structure(self):
         root = self.root
+        self.check_unknown_attributes(root)
         self.check_repeated_sections(root)
         self.check_skipped_content(root)
         for option in root.iter("option"):
@@ -47,6 +89,22 @@ class StructureChecks:
                                  placement, 'add quantity="1"')
         if self.engine == "1.9":
             self.check_dtd_complaints(root)
+
+    def check_unknown_attributes(self, root):
+        """Attributes the game XML does not have: both engines ignore them (1.9 prints a complaint)."""
+        declared = declared_attributes()
+        for element in root.iter():
+            known = declared.get(element.tag) if isinstance(element.tag, str) else None
+            if known is None or not element.attrib:
+                continue
+            unknown = [name for name in element.attrib if name not in known]
+            if not unknown:
+                continue
+            shown = ", ".join(f"{name}=" for name in unknown[:5]) + (f" and {len(unknown) - 5} more"
+                                                                    if len(unknown) > 5 else "")
+            self.warning("TG183", f"<{element.tag}> has attribute{'s' if len(unknown) > 1 else ''} {shown} that "
+                         "the engines ignore", element,
+                         closest(unknown[0], known) or "declared here: " + (", ".join(sorted(known)) or "none"))
 
     def check_repeated_sections(self, root):
         seen = {}

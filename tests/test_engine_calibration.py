@@ -160,3 +160,38 @@ def test_the_1_9_parser_agrees(tmp_path: Path):
             # every complaint 1.9's DTD check prints is one TG109, and there is no other
             dtd = [d for d in _found(construct.text(), "1.9") if d.code == "TG109"]
             assert len(result.warnings) == len(dtd), (construct.name, result.warnings, [d.format() for d in dtd])
+
+
+def test_unknown_attributes_are_warnings_and_cost_linear_time(tmp_path: Path):
+    """Both engines ignore attributes they do not read (1.9 prints a DTD complaint): a warning
+    per element, with the declared names. 3,000 of them on one element validate in under a second
+    (the speed relies on h-xml's schema change as well as on game.xsd taking any attribute)."""
+    import time
+
+    text = MINIMAL.read_text(encoding="utf-8")
+    flood = " ".join(f'a{i}="x"' for i in range(3000))
+    assert text.count('<info name="') == 1 and text.count(FIGHTER_MOVES) == 1
+    text = text.replace('<info name="', f'<info {flood} name="').replace(
+        FIGHTER_MOVES, FIGHTER_MOVES.replace("<option ", f"<option {flood} "))
+    path = tmp_path / "flooded.xml"
+    path.write_text(text, encoding="utf-8")
+    _found(MINIMAL.read_text(encoding="utf-8"), "current")  # schema and catalog loaded
+    for engine in ("current", "1.9"):
+        started = time.perf_counter()
+        found = _found(text, engine)
+        elapsed = time.perf_counter() - started
+        assert elapsed < 1.0, elapsed
+        assert [d.severity for d in found] == ["warning", "warning"], [d.format() for d in found]
+        assert all(d.code == "TG183" and "a0=, a1=" in d.message and "2995 more" in d.message for d in found)
+        assert [d.position.line for d in found] == [
+            text[: text.index(marker)].count("\n") + 1 for marker in ("<info ", f"<option {flood}")]
+
+
+def test_a_misspelt_attribute_gets_the_declared_name_as_hint():
+    text = MINIMAL.read_text(encoding="utf-8")
+    assert text.count('<player name="Reds" optional="false"/>') == 1
+    text = text.replace('<player name="Reds" optional="false"/>', '<player name="Reds" optinal="false"/>')
+    for engine in ("current", "1.9"):
+        (found,) = _found(text, engine)
+        assert (found.code, found.severity) == ("TG183", "warning")
+        assert "optinal=" in found.message and "optional" in found.hint
