@@ -30,3 +30,18 @@ def first_difference(a: list[tuple], b: list[tuple]) -> str:
         if x != y:
             return f"element #{index}: {x} != {y}"
     return f"lengths differ: {len(a)} != {len(b)}"
+
+
+def import_and_build(source, folder) -> tuple[list[tuple], list[tuple]]:
+    """Import a game XML to YAML and build it again (command line, validation skipped): the
+    canonical forms of the original and of the rebuilt game."""
+    from pathlib import Path
+
+    from generator.cli import main
+
+    folder = Path(folder)
+    spec = folder / "game.yaml"
+    assert main(["import", str(source), "-o", str(spec)]) == 0
+    assert main(["build", str(spec), "-o", str(folder / "out"), "--skip-validation"]) == 0
+    (built,) = (folder / "out").glob("*/map/games/*.xml")
+    return canonical_file(source), canonical_file(built)

@@ -12,9 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from canonical import canonical_file, first_difference
+from canonical import first_difference, import_and_build
 from conftest import CORPUS_DIR, GLOBAL_GAMES_DIR, SHARED, SHARED_MISSING
-from generator.cli import main
 from generator.validate import validate_file
 
 XML2_DIR = SHARED / "corpus" / "xml2"
@@ -65,11 +64,7 @@ def test_validate_predicts_each_engine(path: Path, verdict_19: str, verdict_curr
 
 @pytest.mark.parametrize("path, verdict_19, verdict_current", verdicts())
 def test_import_then_build_gives_the_document_back(path: Path, verdict_19, verdict_current, tmp_path: Path):
-    spec = tmp_path / "game.yaml"
-    assert main(["import", str(path), "-o", str(spec)]) == 0
-    assert main(["build", str(spec), "-o", str(tmp_path / "out"), "--skip-validation"]) == 0
-    (built,) = (tmp_path / "out").glob("*/map/games/*.xml")
-    original, rebuilt = canonical_file(path), canonical_file(built)
+    original, rebuilt = import_and_build(path, tmp_path)
     assert original == rebuilt, first_difference(original, rebuilt)
 
 
