@@ -1,6 +1,6 @@
 """Canonical form of a game XML for content comparison: the same elements in
-the same order with the same attributes and text; comments, attribute order and
-whitespace do not count."""
+the same order with the same attributes and character data; comments, attribute
+order and indentation do not count."""
 from __future__ import annotations
 
 from generator.safexml import parse_xml_bytes, parse_xml_file
