@@ -20,7 +20,7 @@ from .datacache import cache_folder, write_quietly
 
 KEPT_IN_MEMORY = 4
 KEPT_ON_DISK = 16
-_CODE_FILES = ("model.py", "importer.py", "safexml.py", "diagnostics.py")
+_CODE_FILES = ("model.py", "importer.py", "extras.py", "safexml.py", "diagnostics.py")
 
 _in_memory: OrderedDict[tuple, bytes] | None = None
 

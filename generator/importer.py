@@ -10,6 +10,7 @@ from lxml import etree
 from . import model as m
 from .diagnostics import Collector, Diagnostic, Position, display_path
 from .progress import progress
+from .extras import collect_extras
 from .safexml import parse_xml_bytes, read_input
 
 _KNOWN_ATTRIBUTES = {
@@ -62,36 +63,101 @@ _KNOWN_ATTRIBUTES = {
     "combo": {"values"},
 }
 _PROPERTY_TYPES = ("boolean", "string", "number", "file", "color", "list", "combo")
+# Elements the model takes all attributes of (kept as a mapping).
+_ALL_ATTRIBUTES = frozenset({"grid", *_PROPERTY_TYPES})
+# The attributes without which the model cannot hold an element: such an element is kept verbatim.
+_REQUIRED_ATTRIBUTES = {
+    "loader": ("javaClass",), "diceSides": ("value",), "variable": ("name",), "element": ("name",),
+    "territory": ("name",), "connection": ("t1", "t2"), "remove-connection": ("t1", "t2"), "resource": ("name",),
+    "player": ("name",), "alliance": ("player", "alliance"), "unit": ("name",), "relationshipType": ("name",),
+    "territoryEffect": ("name",), "delegate": ("name", "javaClass"), "offset": ("round",), "step": ("name",),
+    "stepProperty": ("name",), "productionRule": ("name",), "repairRule": ("name",), "cost": ("resource",),
+    "result": ("resourceOrUnit",), "productionFrontier": ("name",), "repairFrontier": ("name",),
+    "frontierRules": ("name",), "repairRules": ("name",), "playerProduction": ("player", "frontier"),
+    "playerRepair": ("player", "frontier"), "techname": ("name",), "playerTech": ("player",),
+    "category": ("name",), "tech": ("name",), "attachment": ("name", "attachTo", "javaClass"),
+    "attatchment": ("name", "attatchTo", "javaClass"), "option": ("name",),
+    "territoryOwner": ("territory", "owner"), "unitPlacement": ("unitType", "territory"),
+    "heldUnits": ("unitType", "player"), "resourceGiven": ("player", "resource"),
+    "relationship": ("player1", "player2", "type"), "property": ("name",),
+}
+_KNOWN_ATTRIBUTES["attachment"] = {"name", "attachTo", "javaClass", "type", "foreach"}
+_KNOWN_ATTRIBUTES["attatchment"] = {"name", "attatchTo", "javaClass", "type", "foreach"}
 
 
 class XmlReader:
+    """Reads elements into the model and remembers which ones it took, so that everything
+    else can be kept verbatim (generator.extras).
+
+    Elements are taken in the order the templates write them: a child that would move if it
+    were taken (a <unitPlacement> after a <heldUnits>, a second <info>) is kept verbatim
+    instead, at its place."""
+
     def __init__(self, source: str, collector: Collector, fixed_position: Position | None = None):
         self.source = source
         self.collector = collector
         self.fixed_position = fixed_position
+        self.taken: set = set()  # elements the model holds
+        self.keeps_extras = fixed_position is None  # fragments (rules' XML) have no place to keep them
 
     def pos(self, element) -> Position:
         return self.fixed_position or Position(self.source, element.sourceline or 0, 1)
 
-    def children(self, element, *allowed: str):
-        """Element children, warning about (and skipping) anything unexpected."""
+    def children(self, element, *allowed, once=()):
+        """Element children the model takes, in the template's order. `allowed` lists the tags
+        in that order (a tuple: tags of the same rank); a tag in `once` is taken once only."""
+        rank_of = {}
+        for rank, tags in enumerate(allowed):
+            for tag in (tags,) if isinstance(tags, str) else tags:
+                rank_of[tag] = rank
+        last = -1
         for child in element:
             if not isinstance(child.tag, str):
                 continue  # comments
-            if child.tag in allowed:
+            rank = rank_of.get(child.tag)
+            # fragments (rules' XML) are merged by section, so any order does; missing attributes are errors
+            in_place = not self.keeps_extras or (
+                self._readable(child) and (rank is not None and (rank > last or rank == last and child.tag not in once)))
+            if rank is not None and in_place:
+                last = rank
+                self.taken.add(child)
                 self.check_attributes(child)
                 yield child
             else:
-                self.collector.warning(
-                    "TG014", f"<{child.tag}> is not part of TripleA's <{element.tag}>; left out", self.pos(child),
-                    "both engines ignore it; remove it or check its spelling")
+                self._not_taken(child, element, rank is not None)
+
+    def _readable(self, element) -> bool:
+        return all(element.get(name) is not None for name in _REQUIRED_ATTRIBUTES.get(element.tag, ()))
+
+    def _not_taken(self, child, parent, known_tag: bool) -> None:
+        if not self.keeps_extras:
+            self.collector.warning(
+                "TG014", f"<{child.tag}> is not part of TripleA's <{parent.tag}>; left out", self.pos(child),
+                "both engines ignore it; remove it or check its spelling")
+            return
+        if known_tag:
+            why = (f"<{child.tag}> lacks a required attribute, or repeats or is out of the order of "
+                   f"TripleA's <{parent.tag}>")
+        else:
+            why = f"<{child.tag}> is not part of TripleA's <{parent.tag}>"
+        self.collector.warning("TG014", f"{why}; kept verbatim (extra:)", self.pos(child),
+                               "the engines may ignore or misread it; `validate` says what each one does")
+
+    def kept_attributes(self, element) -> set[str] | None:
+        """The attributes of a taken element the model holds (None: all of them)."""
+        if element.tag in _ALL_ATTRIBUTES:
+            return None
+        return _KNOWN_ATTRIBUTES.get(element.tag, set())
 
     def check_attributes(self, element) -> None:
-        known = _KNOWN_ATTRIBUTES.get(element.tag, set())
+        kept = self.kept_attributes(element)
+        if kept is None:
+            return
         for name in element.attrib:
-            if name not in known:
+            if name not in kept:
+                tail = "kept verbatim (extra:)" if self.keeps_extras else "left out"
                 self.collector.warning(
-                    "TG015", f"attribute {name}= is not part of TripleA's <{element.tag}>; left out",
+                    "TG015", f"attribute {name}= is not part of TripleA's <{element.tag}>; {tail}",
                     self.pos(element), "both engines ignore it; remove it or check its spelling")
 
     def required(self, element, name: str) -> str:
@@ -135,11 +201,15 @@ def import_tree(tree: etree._ElementTree, source: str, collector: Collector,
         "attachmentList": _read_attachments, "attatchmentList": _read_attachments,
         "initialize": _read_initialize, "propertyList": _read_properties,
     }
-    present = list(reader.children(root, *sections))
+    order = [tag for tag in sections if tag not in ("attachmentList", "attatchmentList")]
+    order.insert(order.index("initialize"), ("attachmentList", "attatchmentList"))
+    present = list(reader.children(root, *order, once=tuple(sections)))
     with progress(f"importing {source}", len(present)) as shown:
         for element in present:
             sections[element.tag](reader, element, game)
             shown.advance()
+    if reader.keeps_extras:
+        game.extras = collect_extras(root, reader.taken, reader.kept_attributes, reader.pos)
     return game
 
 
@@ -168,7 +238,7 @@ def _read_variables(r: XmlReader, e, game: m.Game) -> None:
 
 
 def _read_map(r: XmlReader, e, game: m.Game) -> None:
-    for child in r.children(e, "territory", "grid", "connection", "remove-connection"):
+    for child in r.children(e, "grid", "territory", "connection", "remove-connection"):
         tag = child.tag
         if tag == "territory":
             game.territories.append(m.Territory(r.required(child, "name"), child.get("water"), r.pos(child)))
@@ -215,7 +285,7 @@ def _read_territory_effects(r: XmlReader, e, game: m.Game) -> None:
 
 
 def read_gameplay(r: XmlReader, e, game: m.Game) -> None:
-    for child in r.children(e, "delegate", "sequence", "offset"):
+    for child in r.children(e, "delegate", "sequence", "offset", once=("sequence", "offset")):
         if child.tag == "delegate":
             game.delegates.append(m.Delegate(
                 r.required(child, "name"), r.required(child, "javaClass"), child.get("display"), r.pos(child)))
@@ -265,7 +335,7 @@ def _read_production(r: XmlReader, e, game: m.Game) -> None:
 
 def _read_technology(r: XmlReader, e, game: m.Game) -> None:
     technology = game.technology = game.technology or m.Technology()
-    for child in r.children(e, "technologies", "playerTech"):
+    for child in r.children(e, "technologies", "playerTech", once=("technologies",)):
         if child.tag == "technologies":
             technology.technologies = technology.technologies or []
             for tech in r.children(child, "techname"):
@@ -296,7 +366,7 @@ def _read_attachments(r: XmlReader, e, game: m.Game) -> None:
 def _read_initialize(r: XmlReader, e, game: m.Game) -> None:
     init = game.initialize = game.initialize or m.Initialize()
     tags = ("ownerInitialize", "unitInitialize", "resourceInitialize", "relationshipInitialize")
-    for child in r.children(e, *tags):
+    for child in r.children(e, *tags, once=tags):
         if child.tag == "ownerInitialize":
             init.owners = init.owners or []
             for o in r.children(child, "territoryOwner"):
@@ -329,7 +399,7 @@ def _read_properties(r: XmlReader, e, game: m.Game) -> None:
     for p in r.children(e, "property"):
         prop = m.Property(r.required(p, "name"), p.get("value"), p.get("editable"), p.get("player"),
                           p.get("min"), p.get("max"), pos=r.pos(p))
-        for child in r.children(p, "value", *_PROPERTY_TYPES):
+        for child in r.children(p, _PROPERTY_TYPES, "value", once=("value",)):
             if child.tag == "value":
                 prop.text = child.text or ""
             else:

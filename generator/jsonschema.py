@@ -76,6 +76,10 @@ def _full_game_properties() -> dict:
         "initialize": _object(spec.KEYS["initialize"], {
             "heldUnits": {"type": "array", "items": _fields("heldUnits")}}),
         "properties": _keyed(_fields("property"), "game properties by name"),
+        "extra": {"type": "array", "items": _fields("extra", {
+            "at": {"type": "string"}, "after": {"type": "integer", "minimum": 0}, "xml": {"type": "string"},
+            "text": {"type": "string"}, "attributes": {"type": "object"}}),
+                  "description": "content kept verbatim by import: {at, after, xml | text} or {at, attributes}"},
         "engine": {"enum": list(spec.ENGINES), "description": "the TripleA engine the build is checked for"},
         "rules": {"type": "array", "items": {"$ref": "#/definitions/rule"}},
     }

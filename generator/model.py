@@ -281,6 +281,24 @@ class Property:
 
 
 @dataclass(slots=True)
+class Extra:
+    """Content of a game XML that the model has no field for, kept verbatim at its place so that
+    import followed by build gives the document back (generator.extras).
+
+    `at` is the path of the element it belongs to, counting only elements the model holds
+    ("attachmentList[1]/attachment[4]"; "" is <game>); `after` is how many of that element's
+    children the model holds come before it. Exactly one of xml (an element, written as it
+    was), text (character data) or attributes (attributes of the element at `at`) is set."""
+
+    at: str
+    after: int = 0
+    xml: str | None = None
+    text: str | None = None
+    attributes: dict[str, str] | None = None
+    pos: Position | None = _pos()
+
+
+@dataclass(slots=True)
 class Game:
     info: Info = field(default_factory=Info)
     doctype: str | None = "game.dtd"  # the DOCTYPE's system id; None: no DOCTYPE
@@ -308,6 +326,7 @@ class Game:
     legacy_attachment_spelling: bool = False  # old maps' <attatchmentList>/<attatchment attatchTo>
     initialize: Initialize | None = None
     properties: list[Property] | None = None
+    extras: list[Extra] = field(default_factory=list)  # what the model has no field for, verbatim
     # Map geometry from the spec's `map:` section (generator.mapgen), when the spec defines a new map.
     geometry: object | None = field(default=None, compare=False, repr=False)
     pos: Position | None = _pos()

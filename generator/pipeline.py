@@ -15,6 +15,7 @@ from lxml import etree
 from . import basecache
 from . import model as m
 from .diagnostics import Collector, Diagnostic, DiagnosticError, Position, display_path
+from .extras import apply_extras
 from .importer import import_xml_bytes
 from .overlay import is_mod, read_mod
 from .render import render_game
@@ -144,10 +145,26 @@ def compile_game(loaded: LoadedSpec) -> CompiledGame:
         raise DiagnosticError([Diagnostic("TG042", f"the rendered XML is not well-formed: {d.message}",
                                           game.pos or Position(source), "remove control characters from names and "
                                           "values") for d in err.diagnostics]) from None
-    return CompiledGame(loaded, xml, tree, _line_positions(tree, game))
+    verbatim: set = set()
+    if game.extras:
+        xml, tree, verbatim = _with_extras(tree, game.extras, source)
+    return CompiledGame(loaded, xml, tree, _line_positions(tree, game, verbatim))
 
 
-def _line_positions(tree: etree._ElementTree, game: m.Game) -> dict[int, Position]:
+def _with_extras(tree: etree._ElementTree, extras: list[m.Extra], source: str):
+    """The rendered game with the spec's verbatim extras put back: its bytes, its tree as read
+    from them (lines as written) and the verbatim elements in that tree."""
+    added = apply_extras(tree, extras, f"{source} (extra:)")
+    xml = etree.tostring(tree, xml_declaration=True, encoding="UTF-8", doctype=tree.docinfo.doctype or None)
+    if not xml.endswith(b"\n"):
+        xml += b"\n"
+    reread = parse_xml_bytes(xml, f"{source} (rendered XML)")
+    # the same nodes in the same order: pair them to know which written elements are verbatim
+    verbatim = {new for old, new in zip(tree.getroot().iter(), reread.getroot().iter()) if old in added}
+    return xml, reread, verbatim
+
+
+def _line_positions(tree: etree._ElementTree, game: m.Game, verbatim: set = frozenset()) -> dict[int, Position]:
     """Pair rendered elements with model entities: for each tag the document order equals the model order."""
     production = game.production or m.Production()
     technology = game.technology or m.Technology()
@@ -178,7 +195,8 @@ def _line_positions(tree: etree._ElementTree, game: m.Game) -> dict[int, Positio
     }
     elements: dict[str, list] = {tag: [] for tag in by_tag}
     for element in tree.getroot().iter(*by_tag):  # one walk over the document, not one per tag
-        elements[element.tag].append(element)
+        if element not in verbatim:
+            elements[element.tag].append(element)
     positions: dict[int, Position] = {}
     for tag, entities in by_tag.items():
         for element, entity in zip(elements[tag], entities):

@@ -6,7 +6,8 @@ names) and builds the game model; every model entity keeps its YAML position."""
 from __future__ import annotations
 
 from . import model as m
-from .diagnostics import Collector, Position, closest
+from .diagnostics import Collector, DiagnosticError, Position, closest
+from .extras import parse_fragment
 from .yamlio import LocatedDict, LocatedList
 
 # Keys of the `map:` section that describe generated geometry (generator.mapgen reads them).
@@ -16,7 +17,7 @@ GEOMETRY_KEYS: tuple[str, ...] = ("hexes", "squares", "sites", "polygons", "extr
 TOP_LEVEL_KEYS = (
     "info", "doctype", "loader", "triplea", "diceSides", "variables", "map", "resources", "players", "alliances",
     "units", "relationshipTypes", "territoryEffects", "delegates", "sequence", "offset", "production",
-    "technology", "legacySpelling", "attachments", "initialize", "properties",
+    "technology", "legacySpelling", "attachments", "initialize", "properties", "extra",
     "engine", "rules",  # read by the pipeline: the target engine, and rules expanded by generator.rules
 )
 ENGINES = ("1.9", "current")
@@ -46,6 +47,7 @@ KEYS = {
     "resourceGiven": ("player", "resource", "quantity"),
     "relationship": ("player1", "player2", "type", "roundValue"),
     "property": ("name", "value", "editable", "player", "min", "max", "type", "text"),
+    "extra": ("at", "after", "xml", "text", "attributes"),
 }
 
 
@@ -228,7 +230,44 @@ def read_game(data, source: str, collector: Collector, what: str = "the spec", p
         game.initialize = _read_initialize(r, top["initialize"], at("initialize"))
     if "properties" in top:
         game.properties = _read_properties(r, top["properties"], at("properties"))
+    if "extra" in top:
+        game.extras = _read_extras(r, top["extra"], at("extra"))
     return game
+
+
+def _read_extras(r: SpecReader, data, pos: Position) -> list[m.Extra]:
+    """Verbatim content (generator.extras): {at, after, xml | text} or {at, attributes}."""
+    extras = []
+    for index, body in enumerate(r.sequence(data, "extra", pos) or []):
+        item_pos = r.pos(body, data.position_of(index))
+        f = r.fields(body, "an extra entry", item_pos, KEYS["extra"])
+        pieces = [key for key in ("xml", "text", "attributes") if key in f]
+        if len(pieces) != 1:
+            r.error("TG031", "an extra entry needs exactly one of xml, text or attributes", item_pos,
+                    "write {at: PATH, after: N, xml: '<element .../>'} or {at: PATH, attributes: {name: value}}")
+            continue
+        after = f.get("after") or "0"
+        if not after.isdigit():
+            r.error("TG031", f"after of an extra entry must be a whole number, not '{after}'", item_pos,
+                    "after counts the elements before it: 0 for the first place")
+            continue
+        extra = m.Extra(f.get("at") or "", int(after), pos=item_pos)
+        if "attributes" in f:
+            attributes = r.mapping(f["attributes"], "attributes of an extra entry", item_pos)
+            extra.attributes = {str(k): r.text(v, f"attribute {k}", item_pos) or "" for k, v in
+                                (attributes or {}).items()}
+        elif "xml" in f:
+            extra.xml = f["xml"] or ""
+            try:
+                parse_fragment(extra.xml, f"{r.source} (extra: xml)")
+            except DiagnosticError as err:
+                r.error("TG031", f"xml of an extra entry is not one well-formed element: "
+                        f"{err.diagnostics[0].message}", item_pos, "write one XML element, e.g. <note a=\"1\"/>")
+                continue
+        else:
+            extra.text = f["text"] or ""
+        extras.append(extra)
+    return extras
 
 
 def _java_class(r: SpecReader, f: dict, package: str, what: str, pos: Position) -> str:

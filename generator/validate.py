@@ -23,6 +23,7 @@ from .catalog.grammar import is_bool, java_int
 from .diagnostics import Collector, Diagnostic, LazyHint, Position, closest, display_path
 from .schema import check_schema
 from .validate_attachments import Attachment, AttachmentChecks
+from .validate_structure import StructureChecks
 
 CODES = {
     "TG100": ("error", "the file does not match the game XML schema"),
@@ -31,6 +32,10 @@ CODES = {
     "TG103": ("error", "1.9: javaClass is not a full class name"),
     "TG104": ("error", "feature the target engine does not support (warning when it is only ignored)"),
     "TG105": ("error", "1.9: step maxRunCount is not positive"),
+    "TG106": ("error", "a unit option its kind (air, sea, land) may not have"),
+    "TG107": ("warning", "content the engines skip (a step inside a step, other elements or text in attachmentList)"),
+    "TG108": ("error", "1.9: option without value (warning for the current engine, which skips it)"),
+    "TG109": ("warning", "1.9: a complaint of its DTD check (shared IDs, names with spaces, attachment without option)"),
     "TG110": ("error", "duplicate territory name (warning for other kinds: the later one replaces the earlier)"),
     "TG111": ("warning", "reserved name used"),
     "TG112": ("error", "territory connected to itself"),
@@ -64,12 +69,16 @@ CODES = {
     "TG154": ("error", "initial unit damage out of range"),
     "TG155": ("warning", "option that does not add up given twice in one attachment"),
     "TG156": ("warning", "1.9: trigger without conditions (the 1.9 engine never fires it)"),
+    "TG157": ("error", "1.9: a section given twice (warning for the current engine, which reads one)"),
+    "TG158": ("warning", "property without a name"),
+    "TG159": ("error", "1.9: unitPlacement without quantity (warning for the current engine: no unit)"),
     "TG160": ("warning", "condition never used"),
     "TG161": ("warning", "condition reads a game property the file does not declare"),
     "TG170": ("warning", "notification or victory key missing from notifications.properties"),
     "TG180": ("warning", "game property value of the wrong kind"),
     "TG181": ("warning", "game property unknown to the target engine"),
     "TG182": ("error", "1.9: editable property without exactly one type marker"),
+    "TG183": ("warning", "attribute the game XML does not have (the engines ignore it)"),
     "TG190": ("error", "bad variable or foreach expression"),
 }
 
@@ -107,7 +116,7 @@ def validate_file(path: str | os.PathLike, *, engine: str = "current", map_dir=N
     return validate_tree(tree, engine=engine, source=display_path(path), map_dir=map_dir)
 
 
-class _GameChecker(AttachmentChecks):
+class _GameChecker(AttachmentChecks, StructureChecks):
     def __init__(self, root, engine: str, position_of, map_dir):
         self.root = root
         self.engine = engine
@@ -165,6 +174,7 @@ class _GameChecker(AttachmentChecks):
     def run(self):
         root = self.root
         self.check_header()
+        self.check_structure()
         self.index_map(root.find("map"))
         self.index_players(root.find("playerList"))
         self.index_simple(root.find("resourceList"), "resource", "resource")

@@ -167,8 +167,13 @@ class AttachmentChecks:
                 and not attachment.name.startswith("objectiveAttachment"):
             self.conditions.setdefault(attachment.name, element)
         self.current, self.current_class = attachment, cls.name
+        reports_before = len(self.out.diagnostics)
         self.check_options(attachment, cls)
         self.current = self.current_class = None
+        option_errors = any(d.severity == "error" for d in self.out.diagnostics[reports_before:])
+        if cls.name == "UnitAttachment" and not option_errors:
+            # (the engine stops at a bad option before it validates the unit: one cause, one report)
+            self.check_unit_kind(attachment, cls)
         if cls.name == "TriggerAttachment" and self.engine == "1.9" and not any(
                 _decapitalize(o.get("name", "")) in ("conditions", "trigger") for o in element.iter("option")):
             # ("trigger" is the legacy spelling of "conditions")
@@ -223,7 +228,29 @@ class AttachmentChecks:
                     full = "1" if full.lower() == "true" else "0"
                 elif name == "conditionType" and full.upper() == "XOR":
                     full = "1"
+                elif name == "conditions" and "::" in f":{full}:":
+                    # the current engine skips blank names in a conditions list (AbstractConditionsAttachment)
+                    full = ":".join(part for part in full.split(":") if part.strip())
+                    if not full:
+                        continue
             self.check_value(spec, name, full, option, attachment, cls, targets)
+
+    def check_unit_kind(self, attachment: Attachment, cls: AttachmentClass):
+        """UnitAttachment.validate of each engine: an air, sea or land unit may not have some
+        options set; the engine refuses the game when it does ("... units cannot have certain
+        properties")."""
+        final: dict[str, str] = {}
+        for option in attachment.element:
+            if option.tag == "option" and option.get("name") is not None and option.get("value") is not None:
+                final[self.resolve_option(cls, option.get("name"))[0]] = option.get("value")
+        kind = "air" if _is_set("isAir", final.get("isAir")) else \
+            "sea" if _is_set("isSea", final.get("isSea")) else "land"
+        forbidden = [name for name in _UNIT_KIND_FORBIDS[self.engine][kind] if _is_set(name, final.get(name))]
+        if forbidden:
+            self.error("TG106", f"{kind} units cannot have {', '.join(forbidden)} (unit '{attachment.attach_to}'): "
+                       f"the {self.engine} engine refuses the game", attachment.element,
+                       f"remove {forbidden[0]} from this unitAttachment"
+                       + ("" if kind != "land" else ", or make the unit isAir or isSea"))
 
     def resolve_option(self, cls: AttachmentClass, raw_name: str) -> tuple[str, OptionSpec | None]:
         name = _decapitalize(raw_name)
@@ -361,6 +388,38 @@ class AttachmentChecks:
         candidates = [n for n, defs in self.defined.items() if any(c == wanted_class for c, _ in defs)]
         return Problem("TG130", f"unknown {kind} '{name}'",
                        closest(name, candidates) or f"define the {wanted_class} before using it")
+
+
+# UnitAttachment.validate: what each kind of unit may not have, per engine (1.9 from triplea.jar,
+# the current engine from its source). Numbers count as set unless -1 (isMarine: unless 0).
+_UNIT_KIND_FORBIDS = {
+    "1.9": {
+        "air": ("isSea", "isSub", "transportCost", "carrierCapacity", "canBlitz", "canBombard", "isMarine",
+                "isInfantry", "isLandTransport", "isAirTransportable", "isCombatTransport"),
+        "sea": ("canBlitz", "isAir", "isStrategicBomber", "carrierCost", "transportCost", "isMarine", "isInfantry",
+                "isLandTransport", "isAirTransportable", "isAirTransport", "isKamikaze"),
+        "land": ("canBombard", "isStrategicBomber", "isSub", "carrierCapacity", "bombard", "transportCapacity",
+                 "isAirTransport", "isCombatTransport", "isKamikaze"),
+    },
+    "current": {
+        "air": ("isSea", "transportCost", "carrierCapacity", "canBlitz", "canBombard", "isMarine",
+                "isLandTransportable", "isLandTransport", "isAirTransportable", "isCombatTransport"),
+        "sea": ("canBlitz", "isStrategicBomber", "carrierCost", "transportCost", "isMarine", "isLandTransportable",
+                "isLandTransport", "isAirTransportable", "isAirTransport", "isKamikaze"),
+        "land": ("canBombard", "carrierCapacity", "bombard", "isAirTransport", "isCombatTransport", "isKamikaze"),
+    },
+}
+
+
+def _is_set(name: str, value: str | None) -> bool:
+    """Whether the engine's field differs from its default: false for flags, -1 for numbers, 0 for isMarine."""
+    if value is None:
+        return False
+    lowered = value.strip().lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    number = java_int(value.strip())
+    return number is not None and number != (0 if name == "isMarine" else -1)
 
 
 def _fix_name(name: str, fix: bool) -> str:

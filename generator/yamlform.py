@@ -301,7 +301,16 @@ def game_to_data(game: m.Game) -> dict:
     if game.properties is not None:
         data["properties"] = _keyed(game.properties, lambda p: p.name, _property,
                                     lambda p: dict(name=p.name, **_property(p)))
+    if game.extras:
+        data["extra"] = [_extra(e) for e in game.extras]
     return data
+
+
+def _extra(e: m.Extra) -> dict:
+    """Verbatim content at its place; values stay strings (an attribute "1" is not the number 1)."""
+    if e.attributes is not None:
+        return Flow(at=e.at, attributes=Flow(e.attributes))
+    return Flow(at=e.at, after=e.after, **({"xml": e.xml} if e.xml is not None else {"text": e.text}))
 
 
 def _delegate(d: m.Delegate) -> Flow:

@@ -197,14 +197,14 @@ def test_thousands_of_attributes_on_one_element_validate_in_linear_time(tmp_path
                                     ' name="', 1), encoding="utf-8")
     few = tmp_path / "few.xml"
     few.write_text(text.replace('<info name="', '<info a0="x" a1="x" name="', 1), encoding="utf-8")
-    assert [d.message for d in validate_file(few) if d.code == "TG100"] == [
-        "'a0' attribute not allowed for element (at /game/info)",
-        "'a1' attribute not allowed for element (at /game/info)"]  # the schema is loaded now
+    # Both engines ignore attributes they do not read: a warning per element (TG183), never an error.
+    [two] = [d for d in validate_file(few) if d.code == "TG183"]  # the schema is loaded now
+    assert "a0=, a1=" in two.message and two.severity == "warning"
     start = time.perf_counter()
     found = validate_file(flooded)
     assert time.perf_counter() - start < 1.0
     line = 1 + text[:text.index("<info ")].count("\n")
-    [flood] = [d for d in found if d.code == "TG100"]
-    assert flood.position.line == line
-    assert flood.message.startswith("3000 attributes not allowed for element: 'a0', 'a1'")
-    assert flood.hint == "allowed here: name, version"
+    [flood] = [d for d in found if d.code == "TG183"]
+    assert flood.position.line == line and flood.severity == "warning"
+    assert "a0=, a1=" in flood.message and "2995 more" in flood.message
+    assert not [d for d in found if d.severity == "error"]
