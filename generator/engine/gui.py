@@ -173,9 +173,9 @@ def run_gui(game: Path, map_dir: Path, rounds: int = 1, screenshot: Path | None 
                    *java_command(harness_classes(), HARNESS_CLASS, arguments, home, options=_CLIENT_JVM_OPTIONS)]
         try:
             # The engine reads game_engine.properties from its working directory; HOME keeps
-            # X and font caches out of the user's own.
+            # X and font caches out of the user's own, TMPDIR puts xvfb-run's auth file there too.
             finished = run_bounded(command, cwd=_require_engine().parent, timeout=timeout + _JVM_GRACE_SECONDS,
-                                   env={**os.environ, "HOME": home})
+                                   env={**os.environ, "HOME": home, "TMPDIR": home})
         except subprocess.TimeoutExpired:
             raise DiagnosticError([Diagnostic(
                 "TG316", f"the desktop client did not finish within {timeout + _JVM_GRACE_SECONDS:.0f} s and was "
