@@ -16,6 +16,7 @@ from . import basecache
 from . import model as m
 from .diagnostics import Collector, Diagnostic, DiagnosticError, Position, display_path
 from .importer import import_xml_bytes
+from .modfolder.assetspec import AssetSpec, check_asset_names, read_assets
 from .overlay import is_mod, read_mod
 from .render import render_game
 from .safexml import parse_xml_bytes, read_input
@@ -64,6 +65,7 @@ class LoadedSpec:
     rules: list[RuleRecord]
     engine: str  # the engine generation the build is checked for
     base_path: Path | None = None  # a mod's base game
+    assets: AssetSpec = field(default_factory=AssetSpec)  # its assets: and texts: sections
 
     @property
     def source(self) -> str:
@@ -98,8 +100,11 @@ def load_spec(spec_path: str | os.PathLike) -> LoadedSpec:
     records = []
     if isinstance(data, dict) and "rules" in data and not collector.has_errors:
         records = expand_rules(data["rules"], game, source, spec_dir, collector, macro_dirs)
+    assets = read_assets(data, source, collector)
+    if not collector.has_errors:
+        check_asset_names(assets, game, source, collector)
     collector.raise_if_errors()
-    return LoadedSpec(path, game, collector.diagnostics, records, engine, base_path)
+    return LoadedSpec(path, game, collector.diagnostics, records, engine, base_path, assets)
 
 
 def load_game(spec_path: str | os.PathLike) -> tuple[m.Game, list[Diagnostic]]:
