@@ -94,11 +94,12 @@ class _Texts:
         return html.escape(key.replace("_", " "), quote=False)
 
     def action_texts(self, kind: str, use: TextUse) -> list[tuple[str, str]]:
-        text = self.plain(kind, use.key, use.attachments)
-        button = self.button(use) or _shortened(re.sub(r"<[^>]*>", "", html.unescape(text)))
+        given = self.look.texts.get(kind, {}).get(use.key, {})
+        text = given.get("DESCRIPTION") or self.plain(kind, use.key, use.attachments)
+        button = given.get("BUTTON") or html.escape(
+            self.button(use) or _shortened(re.sub(r"<[^>]*>", "", html.unescape(text))), quote=False)
         actors = sorted({a.attach_to for a in use.attachments})
         actor = actors[0].replace("_", " ") if len(actors) == 1 else "A player"
-        button = html.escape(button, quote=False)
         defaults = {
             "BUTTON": button,
             "DESCRIPTION": text,
@@ -108,7 +109,6 @@ class _Texts:
             "OTHER_NOTIFICATION_FAILURE": f"{actor} tried and failed: {button}",
             "ACCEPT_QUESTION": f"{actor} asks for your consent: {text} Do you accept?",
         }
-        given = self.look.texts.get(kind, {}).get(use.key, {})
         return [(f"{use.key}.{suffix}", given.get(suffix, defaults[suffix])) for suffix in ACTION_TEXT_SUFFIXES]
 
     def button(self, use: TextUse) -> str | None:
