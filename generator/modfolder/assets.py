@@ -19,6 +19,7 @@ from .owners import NEUTRAL, unit_owners
 FLAG_SUFFIXES = ("", "_small", "_large", "_fade")
 # The file-name suffixes the engines add to a unit's image name (damage, disabled, technologies).
 _VARIANT = r"((?:_(?:hit|disabled|r|rockets|lr|jp|hb|ss|it))*)\.png"
+_TECH_SUFFIXES = {"r", "rockets", "lr", "jp", "hb", "ss", "it"}  # only players with technologies see these
 # New players' colours: readable on land and sea and different from each other; each new player
 # gets the one farthest from every colour already taken.
 PALETTE = ("B22222", "1E5AA8", "2E8B57", "D4A017", "6A3D9A", "E07B24", "008B8B", "8B4513", "C71585", "556B2F",
@@ -66,6 +67,8 @@ class _Builder:
         self.options = _unit_options(game)
         self.players = [p.name for p in game.players]
         self.colours: dict[str, str] = {}
+        technology = game.technology or m.Technology()
+        self.with_techs = {entry.player for entry in technology.player_techs if entry.categories}
 
     # -- lookups in what is already there (the output folder, else the base map folder)
     def has(self, relpath: str) -> bool:
@@ -214,6 +217,8 @@ class _Builder:
         for name in self.base.unit_images(origin):
             found = variant.fullmatch(name)
             if found is None or name[:-4] in other_units:
+                continue
+            if player not in self.with_techs and _TECH_SUFFIXES & set(found.group(1).split("_")):
                 continue
             data = self.base.read(f"units/{origin}/{name}")
             files[f"units/{player}/{unit}{found.group(1)}.png"] = images.derived(

@@ -125,9 +125,12 @@ class _Texts:
             return f"Declare war on {names}" if kind.lower() == "war" else f"{kind.replace('_', ' ')} with {names}"
         words = use.key
         record = self.rule_for(use.attachments[0]) if use.attachments else None
-        if record is not None:
-            prefix = re.sub(r"\W+", "_", record.id).strip("_") + "_"
-            words = words[len(prefix):] if words.startswith(prefix) else words
+        if record is not None:  # the rule's id (S001_R29_) or its series (S001_) says nothing to players
+            rule_id = re.sub(r"\W+", "_", record.id).strip("_")
+            for prefix in (rule_id + "_", rule_id.split("_")[0] + "_"):
+                if words.startswith(prefix):
+                    words = words[len(prefix):]
+                    break
         words = " ".join(words.replace("_", " ").split())
         return words if re.search(r"[A-Za-z]{3}", words) else None
 
