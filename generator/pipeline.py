@@ -17,6 +17,7 @@ from . import model as m
 from .diagnostics import Collector, Diagnostic, DiagnosticError, Position, display_path
 from .importer import import_xml_bytes
 from .modfolder.assetspec import AssetSpec, check_asset_names, read_assets
+from .modfolder.texts import unused_text_warnings
 from .overlay import is_mod, read_mod
 from .render import render_game
 from .safexml import parse_xml_bytes, read_input
@@ -103,6 +104,7 @@ def load_spec(spec_path: str | os.PathLike) -> LoadedSpec:
     assets = read_assets(data, source, collector)
     if not collector.has_errors:
         check_asset_names(assets, game, source, collector)
+        collector.diagnostics += unused_text_warnings(game, assets, source)
     collector.raise_if_errors()
     return LoadedSpec(path, game, collector.diagnostics, records, engine, base_path, assets)
 

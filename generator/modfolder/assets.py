@@ -10,7 +10,7 @@ from ..diagnostics import Diagnostic, Position
 from ..mapgen.folder import _unit_kinds
 from ..writer import safe_name
 from . import images
-from .assetspec import NO_SOURCE_IMAGE, AssetSpec, Picture
+from .assetspec import ALREADY_THERE, NO_SOURCE_IMAGE, AssetSpec, Picture
 from .basefolder import BaseFolder
 from .owners import NEUTRAL, unit_owners
 
@@ -84,8 +84,8 @@ class _Builder:
     def base_image(self, relpath: str) -> bytes | None:
         return self.base.read(relpath) if self.base is not None else None
 
-    def warn(self, message: str, pos: Position | None, hint: str) -> None:
-        self.out.warnings.append(Diagnostic(NO_SOURCE_IMAGE, message, pos or self.game.pos or Position(self.source),
+    def warn(self, message: str, pos: Position | None, hint: str, code: str = NO_SOURCE_IMAGE) -> None:
+        self.out.warnings.append(Diagnostic(code, message, pos or self.game.pos or Position(self.source),
                                             hint, "warning"))
 
     # -- colours
@@ -98,8 +98,12 @@ class _Builder:
                  if k.startswith("color.") and re.fullmatch(r"#?[0-9A-Fa-f]{6}", v.strip())]
         for player in self.players + [NEUTRAL]:
             colour = known(player)
+            wanted = self.look.players.get(player)
+            if colour is not None and wanted is not None and wanted.color and wanted.color != colour:
+                self.warn(f"{player} has the colour {colour} in the map folder's map.properties already; it is kept",
+                          wanted.pos, "a mod adds to the map folder and never changes it: leave color out",
+                          ALREADY_THERE)
             if colour is None and player != NEUTRAL:
-                wanted = self.look.players.get(player)
                 colour = wanted.color if wanted is not None and wanted.color else pick_colour(taken)
                 self.out.colours.append((f"color.{player}", colour))
                 taken.append(colour)
@@ -115,9 +119,13 @@ class _Builder:
 
     def flags(self) -> None:
         for player in self.players:
-            if safe_name(player, "") != player or self.has(f"flags/{player}.png"):
-                continue
             look = self.look.players.get(player)
+            if safe_name(player, "") != player or self.has(f"flags/{player}.png"):
+                if look is not None and look.flag is not None and self.base is not None and \
+                        self.base.exists(f"flags/{player}.png"):
+                    self.warn(f"the map folder has a flag for {player} already; it is kept", look.flag.pos,
+                              "a mod adds to the map folder and never changes it: leave flag out", ALREADY_THERE)
+                continue
             picture = look.flag if look is not None and look.flag is not None else Picture(drawn=True)
             for suffix in FLAG_SUFFIXES:
                 self.out.files[f"flags/{player}{suffix}.png"] = self.flag(player, suffix, picture)
