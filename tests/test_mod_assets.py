@@ -288,3 +288,17 @@ def test_base_images_are_never_shipped_again(s004):
     shipped = {p.relative_to(s004).as_posix() for p in s004.rglob("*.png")}
     assert shipped and not any((BASE / rel).exists() for rel in shipped)
     assert all(Image.open(io.BytesIO((s004 / rel).read_bytes())).format == "PNG" for rel in sorted(shipped)[:20])
+
+
+def test_the_files_written_are_those_the_client_catalog_names():
+    """generator/catalog/client.yaml lists what each client reads; the build writes all of it."""
+    from generator.catalog.client import load_client_catalog
+    from generator.modfolder.assets import FLAG_SUFFIXES
+    from generator.modfolder.assetspec import ACTION_TEXT_SUFFIXES
+
+    catalog = load_client_catalog()
+    flags = {re.fullmatch(r"flags/\{player\}(\w*)\.png", e.what).group(1) for e in catalog.values()
+             if e.what.startswith("flags/{player}")}
+    assert flags and flags <= set(FLAG_SUFFIXES)
+    for entry in ("political_action_text", "user_action_text"):
+        assert set(catalog[entry].key_suffixes) == set(ACTION_TEXT_SUFFIXES)

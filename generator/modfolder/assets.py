@@ -14,9 +14,9 @@ from .assetspec import ALREADY_THERE, NO_SOURCE_IMAGE, AssetSpec, Picture
 from .basefolder import BaseFolder
 from .owners import NEUTRAL, unit_owners
 
-# flags/<Player><suffix>.png: .png and _small (1.9 and 2.x, every panel), _large (the capital
-# marker), _fade (2.x's territories of a player's dead capital); 1.9 crashes on a missing _small.
-FLAG_SUFFIXES = ("", "_small", "_large", "_fade")
+# flags/<Player><suffix>.png as both clients load them (generator/catalog/client.yaml: flag,
+# flag_small, flag_large, flag_fade, flag_convoy); each is fatal where it is needed.
+FLAG_SUFFIXES = ("", "_small", "_large", "_fade", "_convoy")
 # The file-name suffixes the engines add to a unit's image name (damage, disabled, technologies).
 _VARIANT = r"((?:_(?:hit|disabled|r|rockets|lr|jp|hb|ss|it))*)\.png"
 _TECH_SUFFIXES = {"r", "rockets", "lr", "jp", "hb", "ss", "it"}  # only players with technologies see these
@@ -134,10 +134,11 @@ class _Builder:
         colour = self.colours[player]
         if not picture.drawn and picture.source:
             data = self.base_image(f"flags/{picture.source}{suffix}.png")
-            if data is None and suffix == "_fade":
+            if data is None and suffix in ("_fade", "_convoy"):
                 plain = self.base_image(f"flags/{picture.source}.png")
                 if plain is not None:
-                    return images.faded(images.derived(plain, colour, picture.mark, colour))
+                    flag = images.derived(plain, colour, picture.mark, colour)
+                    return images.faded(flag) if suffix == "_fade" else flag
             if data is not None:
                 return images.derived(data, colour, picture.mark if suffix != "_small" else None, colour)
             if suffix == "":

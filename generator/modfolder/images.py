@@ -12,7 +12,7 @@ from ..mapgen import art
 
 # Sizes of flags/<Player><suffix>.png when the base map has no flag to measure: the engines'
 # usual ones (the capital marker _large is drawn unscaled).
-FLAG_SIZES = {"": (32, 32), "_small": (12, 12), "_large": (100, 100), "_fade": (32, 32)}
+FLAG_SIZES = {"": (32, 32), "_small": (12, 12), "_large": (100, 100), "_fade": (32, 32), "_convoy": (32, 32)}
 
 
 def _load(data: bytes) -> Image.Image:

@@ -1,7 +1,7 @@
 """The client's text files for a game: every key the game uses gets a text, from the spec's
 `texts:` section, else from the rule that made the thing, else from its name.
 
-    notifications.properties   KEY=text                  (a trigger's notification: KEY)
+    notifications.properties   KEY=text                  (a trigger's notification: KEY or victory: KEY)
     politicstext.properties    KEY.BUTTON=... (7 texts)  (a political action's text: KEY)
     actionstext.properties     KEY.BUTTON=... (7 texts)  (a user action's text: KEY)
     objectives.properties      <game>.<Player>;<attachment>=text, <game>.TABLEGROUP.<n>;<title>=a;b
@@ -44,8 +44,8 @@ def used_keys(game: m.Game) -> dict[str, list[TextUse]]:
     found: dict[str, dict[str, TextUse]] = {kind: {} for kind in TEXT_FILES if kind != "objectives"}
     for attachment in game.attachments or []:
         if attachment.name.startswith("triggerAttachment") or attachment.class_name == "TriggerAttachment":
-            for option in attachment.options:
-                if option.name == "notification" and option.value:
+            for option in attachment.options:  # victory: a notification key too, shown as the game ends
+                if option.name in ("notification", "victory") and option.value:
                     found["notifications"].setdefault(option.value, TextUse(option.value, [])).attachments.append(
                         attachment)
         for kind, class_name in _ACTION_OPTION.items():
