@@ -55,11 +55,12 @@ class MapFolder:
     the content root) over the content roots given, first match wins; map.yml listings beside."""
 
     def __init__(self, roots: list[Path], pending: dict[str, bytes] | None = None,
-                 engine_assets: Path | None = None, listings: list[Path] | None = None):
+                 engine_assets: Path | None = None, pending_listing: bytes | None = None):
         self.roots = [Path(r) for r in roots]
         self.pending = dict(pending or {})
         self.engine_assets = engine_assets
-        self.listings = listings if listings is not None else _listing_candidates(self.roots)
+        self.pending_listing = pending_listing  # a map.yml about to be written beside the content root
+        self.listings = _listing_candidates(self.roots[:1])
 
     @classmethod
     def at(cls, map_dir, engine_assets: Path | None = None) -> "MapFolder":
@@ -259,10 +260,11 @@ def game_needs(root) -> GameNeeds:
         if player in needs.players and unit in unit_names:
             units.setdefault((player, unit), element)
 
-    def add_frontier(player, frontier, element):
+    def add_frontier(player, frontier, element=None):
+        # reported at the trigger that gives the frontier, else at the rule that buys the unit
         for rule in frontier_rules.get(frontier, []):
             for unit in rule_units.get(rule, []):
-                add(player, unit, element)
+                add(player, unit, element if element is not None else rule_elements.get(rule))
 
     for placement in root.iterfind("initialize/unitInitialize/unitPlacement"):
         add(placement.get("owner", ""), placement.get("unitType", ""), placement)
@@ -272,7 +274,7 @@ def game_needs(root) -> GameNeeds:
     for production in root.iterfind("production/playerProduction"):
         player, frontier = production.get("player", ""), production.get("frontier", "")
         player_frontiers.setdefault(player, set()).add(frontier)
-        add_frontier(player, frontier, production)
+        add_frontier(player, frontier)
 
     # unit attachments, read once; applied after every owner is known
     creates, changes, captured_by, given_to, infrastructure, captured_into = {}, {}, {}, {}, set(), []
@@ -440,15 +442,16 @@ class MapFolderChecker:
         if self.game_file is None or client_entry("map_yml_game").rule(self.engine).severity == "none":
             return
         listing = next((path for path in self.folder.listings if path.is_file()), None)
-        pending = [p for p in self.folder.pending if p.endswith("map.yml")]
-        if listing is None and not pending:
+        pending = self.folder.pending_listing
+        if listing is None and pending is None:
             self.report("map_yml_file", "TG402", "the map folder has no map.yml", self.root,
                         f"add map.yml beside the map folder with 'games: [{{game_name: ..., file_name: "
                         f"{self.game_file}}}]'")
             return
         from .datacache import load_yaml_text
 
-        text = self.folder.pending[pending[0]].decode("utf-8") if pending else listing.read_text(encoding="utf-8")
+        text = pending.decode("utf-8", errors="replace") if pending is not None else \
+            listing.read_text(encoding="utf-8", errors="replace")
         try:
             data = load_yaml_text(text)
         except Exception:  # a broken listing is as good as none to the engine
@@ -456,7 +459,7 @@ class MapFolderChecker:
         games = data.get("games") if isinstance(data, dict) else None
         files = {str(g.get("file_name")) for g in games or [] if isinstance(g, dict)}
         if self.game_file not in files:
-            shown = pending[0] if pending else listing
+            shown = "the map.yml being written" if pending is not None else display_path(listing)
             self.report("map_yml_game", "TG402", f"map.yml ({shown}) does not list '{self.game_file}'", self.root,
                         f"add '- {{game_name: <the game's name>, file_name: {self.game_file}}}' to the games: "
                         f"list of {shown}")
@@ -552,3 +555,21 @@ def check_map_folder(root, folder: MapFolder, *, engine: str, position_of, game_
                      ) -> list[Diagnostic]:
     """Every map-folder problem of the game (root: the game XML's root element) for one engine."""
     return MapFolderChecker(root, folder, engine, position_of, game_file).run()
+
+
+def build_map_folder(files: dict[str, bytes], outdir, base_xml: Path | None, engine: str) -> MapFolder | None:
+    """The map folder a build produces, as a client will see it: the files being written
+    (<map>/map/..., <map>/map.yml) over what the output folder already holds, over a mod's base
+    map folder. None when there is no map folder to check (a game XML without any map files)."""
+    xml_path = next((path for path in files if path.endswith(".xml") and "/games/" in path), None)
+    if xml_path is None:
+        return None
+    map_folder = xml_path.split("/", 1)[0]
+    prefix = f"{map_folder}/map/"
+    pending = {path[len(prefix):]: data for path, data in files.items() if path.startswith(prefix)}
+    roots = [Path(outdir) / map_folder / "map"]
+    if base_xml is not None and base_xml.suffix == ".xml":
+        roots.append(base_xml.resolve().parent.parent)
+    if "polygons.txt" not in pending and not any((root / "polygons.txt").is_file() for root in roots):
+        return None
+    return MapFolder(roots, pending, engine_assets_folder(engine), files.get(f"{map_folder}/map.yml"))
