@@ -78,13 +78,33 @@ def check_compiled(compiled: CompiledGame, engine: str | None) -> list[Diagnosti
     return diagnostics
 
 
+def check_built_map_folder(compiled: CompiledGame, files: dict[str, bytes], outdir: str, engine: str | None,
+                           diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """What the desktop client will miss in the map folder the build writes into (raises on errors)."""
+    from .validate_mapfolder import build_map_folder, check_map_folder
+
+    target = engine or compiled.spec.engine
+    folder = build_map_folder(files, outdir, compiled.spec.base_path, target)
+    if folder is None:
+        return diagnostics
+    found = check_map_folder(compiled.tree.getroot(), folder, engine=target, position_of=compiled.position_of,
+                             game_file=compiled.game_file)
+    diagnostics = sorted(diagnostics + found, key=Diagnostic.sort_key)
+    if any(d.severity == "error" for d in found):
+        raise DiagnosticError(diagnostics, EXIT_ERRORS)
+    return diagnostics
+
+
 def build_spec(spec: str, outdir: str, engine: str | None = None,
                skip_validation: bool = False) -> tuple[CompiledGame, list[Path]]:
     """Compile, validate (warnings printed), write all or nothing; raises on errors."""
     compiled = compile_spec(spec)
-    _print_spec_warnings(compiled, compiled.warnings if skip_validation else check_compiled(compiled, engine))
+    diagnostics = compiled.warnings if skip_validation else check_compiled(compiled, engine)
     files = output_files(compiled)
     files.update(notes_and_listing(compiled, files, outdir))
+    if not skip_validation:
+        diagnostics = check_built_map_folder(compiled, files, outdir, engine, diagnostics)
+    _print_spec_warnings(compiled, diagnostics)
     return compiled, write_outputs(outdir, files)
 
 

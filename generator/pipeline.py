@@ -46,6 +46,13 @@ class CompiledGame:
     def warnings(self) -> list[Diagnostic]:
         return self.spec.warnings
 
+    @property
+    def game_file(self) -> str:
+        """The built XML's file name in the map folder's games/ (map.yml lists it)."""
+        from .writer import safe_name
+
+        return f"{safe_name(Path(self.spec_path).stem)}.xml"
+
     def position_of(self, element) -> Position:
         """The YAML position behind a rendered element (the nearest enclosing one that has one)."""
         while element is not None:
