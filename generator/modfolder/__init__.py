@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..diagnostics import Diagnostic
+from ..validate_mapfolder import game_needs
 from .assets import asset_files
 from .assetspec import AssetSpec
 from .basefolder import BaseFolder
@@ -67,7 +68,8 @@ def map_folder_additions(compiled, files: dict[str, bytes], outdir: str | Path |
 
     if base is not None and not generated:
         properties = start("map.properties")
-        assets = asset_files(game, look, base, lambda rel: output.read(content + rel),
+        owned = set(game_needs(compiled.tree.getroot()).units)  # what validate --map-dir asks images for
+        assets = asset_files(game, owned, look, base, lambda rel: output.read(content + rel),
                              properties_before(properties, xml_name), compiled.spec_path)
         additions.update({content + rel: data for rel, data in assets.files.items()})
         warnings += assets.warnings

@@ -12,7 +12,6 @@ from ..writer import safe_name
 from . import images
 from .assetspec import ALREADY_THERE, NO_SOURCE_IMAGE, AssetSpec, Picture
 from .basefolder import BaseFolder
-from .owners import NEUTRAL, unit_owners
 
 # flags/<Player><suffix>.png as both clients load them (generator/catalog/client.yaml: flag,
 # flag_small, flag_large, flag_fade, flag_convoy); each is fatal where it is needed.
@@ -60,8 +59,10 @@ def _mark_of(unit: str) -> str:
 
 
 class _Builder:
-    def __init__(self, game: m.Game, look: AssetSpec, base: BaseFolder | None, existing, source: str):
+    def __init__(self, game: m.Game, owned: set[tuple[str, str]], look: AssetSpec, base: BaseFolder | None, existing,
+                 source: str):
         self.game, self.look, self.base, self.existing, self.source = game, look, base, existing, source
+        self.owned = owned
         self.out = AssetFiles()
         self.kinds = _unit_kinds(game)
         self.options = _unit_options(game)
@@ -96,14 +97,14 @@ class _Builder:
 
         taken = [v.strip().lstrip("#").upper() for k, v in existing_properties.items()
                  if k.startswith("color.") and re.fullmatch(r"#?[0-9A-Fa-f]{6}", v.strip())]
-        for player in self.players + [NEUTRAL]:
+        for player in self.players:
             colour = known(player)
             wanted = self.look.players.get(player)
             if colour is not None and wanted is not None and wanted.color and wanted.color != colour:
                 self.warn(f"{player} has the colour {colour} in the map folder's map.properties already; it is kept",
                           wanted.pos, "a mod adds to the map folder and never changes it: leave color out",
                           ALREADY_THERE)
-            if colour is None and player != NEUTRAL:
+            if colour is None:
                 colour = wanted.color if wanted is not None and wanted.color else pick_colour(taken)
                 self.out.colours.append((f"color.{player}", colour))
                 taken.append(colour)
@@ -148,15 +149,12 @@ class _Builder:
 
     # -- unit images
     def wanted_pairs(self) -> list[tuple[str, str]]:
-        owners = unit_owners(self.game)
+        """Every (player, unit type) that can occur, and every unit type for a new player (one the
+        base map has no unit folder for), which may come to own anything."""
         base_players = set(self.base.unit_players) if self.base is not None else set()
         units = [u.name for u in self.game.units or []]
-        pairs = []
-        for player in self.players + [NEUTRAL]:
-            if player == NEUTRAL and player not in owners:
-                continue
-            every = player not in base_players  # a new player may come to own anything
-            pairs += [(player, unit) for unit in units if every or unit in owners.get(player, ())]
+        pairs = [(player, unit) for player in self.players for unit in units
+                 if player not in base_players or (player, unit) in self.owned]
         return [(p, u) for p, u in pairs if safe_name(p, "") == p and safe_name(u, "") == u]
 
     def source_unit(self, unit: str) -> tuple[str | None, str | None, Picture | None]:
@@ -249,11 +247,12 @@ def _number(value: str | None) -> float:
         return 0.0
 
 
-def asset_files(game: m.Game, look: AssetSpec, base: BaseFolder | None, existing, existing_properties: dict[str, str],
-                source: str) -> AssetFiles:
-    """Colours, flags and unit images still missing; `existing(relpath)` reads the output folder's
-    content folder (None where absent), existing_properties is the map.properties already there."""
-    builder = _Builder(game, look, base, existing, source)
+def asset_files(game: m.Game, owned: set[tuple[str, str]], look: AssetSpec, base: BaseFolder | None, existing,
+                existing_properties: dict[str, str], source: str) -> AssetFiles:
+    """Colours, flags and unit images still missing; owned: the (player, unit type) pairs that can
+    occur; `existing(relpath)` reads the output folder's content folder (None where absent),
+    existing_properties is the map.properties already there."""
+    builder = _Builder(game, owned, look, base, existing, source)
     builder.assign_colours(existing_properties)
     builder.flags()
     builder.unit_images()
