@@ -102,8 +102,9 @@ def _assets_schema() -> dict:
 
 def _texts_schema() -> dict:
     plain = {"type": "object", "additionalProperties": SCALAR}
+    suffixes = assetspec.ACTION_TEXT_SUFFIXES
     action = {"type": "object", "additionalProperties": {
-        "anyOf": [SCALAR, _object(assetspec.ACTION_TEXT_SUFFIXES, {s: SCALAR for s in assetspec.ACTION_TEXT_SUFFIXES})]}}
+        "anyOf": [SCALAR, _object(suffixes, {suffix: SCALAR for suffix in suffixes})]}}
     return _object(assetspec.TEXT_KEYS, {"notifications": plain, "politics": action, "actions": action,
                                          "objectives": plain}, "texts of the map folder's text files, by key")
 

@@ -150,7 +150,8 @@ def test_a_new_unit_type_is_derived_from_the_named_unit_with_a_badge(tmp_path):
     # the German colours are kept (same player) and only the top-right badge differs
     width, height = germans.size
     badge = (width // 2, 0, width, height // 2)
-    assert elite.crop((0, height // 2, width, height)).tobytes() == germans.crop((0, height // 2, width, height)).tobytes()
+    lower = (0, height // 2, width, height)
+    assert elite.crop(lower).tobytes() == germans.crop(lower).tobytes()
     assert elite.crop(badge).tobytes() != germans.crop(badge).tobytes()
     assert not (folder / "units" / "Chinese" / "elite_infantry.png").exists()  # China cannot buy it
 

@@ -38,7 +38,8 @@ class AssetFiles:
 def _distance(a: str, b: str) -> float:
     (r1, g1, b1), (r2, g2, b2) = images.art.rgb(a), images.art.rgb(b)
     mean_red = (r1 + r2) / 2  # a cheap perceptual weighting of RGB distance
-    return ((2 + mean_red / 256) * (r1 - r2) ** 2 + 4 * (g1 - g2) ** 2 + (2 + (255 - mean_red) / 256) * (b1 - b2) ** 2) ** 0.5
+    return ((2 + mean_red / 256) * (r1 - r2) ** 2 + 4 * (g1 - g2) ** 2
+            + (2 + (255 - mean_red) / 256) * (b1 - b2) ** 2) ** 0.5
 
 
 def pick_colour(taken: list[str]) -> str:

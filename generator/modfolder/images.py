@@ -94,8 +94,9 @@ def drawn_flag(player: str, colour: str, suffix: str, size: tuple[int, int], mar
         draw.rectangle((0, height // 8, width - 1, height - 1 - height // 8), fill=fill, outline=dark, width=border)
     letters = mark or player[:1].upper()
     if min(size) >= 20:
-        draw.text((width / 2, height / 2), letters, font=art.font(max(6, int(min(size) * 0.5 / max(1, len(letters) ** 0.5)))),
-                  fill=_text_colour(fill), anchor="mm")
+        size_of_letters = max(6, int(min(size) * 0.5 / len(letters) ** 0.5))
+        draw.text((width / 2, height / 2), letters, font=art.font(size_of_letters), fill=_text_colour(fill),
+                  anchor="mm")
     if suffix == "_fade":
         return faded(png(image))
     return png(image)

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from .. import model as m
-from ..diagnostics import Diagnostic, Position
+from ..diagnostics import Diagnostic, Position, closest
 from ..rules import RuleRecord
 from .assetspec import ACTION_TEXT_SUFFIXES, UNUSED_TEXT, AssetSpec
 from .propfile import read_properties
@@ -210,8 +210,6 @@ def unused_text_warnings(game: m.Game, look: AssetSpec, source: str) -> list[Dia
     for kind, entries in look.texts.items():
         for key in entries:
             if key not in used.get(kind, set()):
-                from ..diagnostics import closest
-
                 warnings.append(Diagnostic(UNUSED_TEXT, f"texts: {kind} has a text for '{key}', which the game "
                                            "does not use", look.text_positions.get((kind, key), Position(source)),
                                            closest(key, sorted(used.get(kind, set()))) or
