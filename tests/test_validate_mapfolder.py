@@ -208,7 +208,8 @@ def test_unit_bought_after_a_trigger_without_image(spec: Path, folder: Path, roo
     (root / "units" / "Reds" / "artillery.png").unlink()
     line = yaml_line(spec, "frontier: productionWithArtillery")
     assert map_findings(spec, folder, "1.9") == [
-        f"{spec}:{line}:5: warning[TG420]: player 'Reds' can own unit type 'artillery' but there is no "
+        f"{spec}:{line}:5: warning[TG420]: player 'Reds' can own unit type 'artillery' (buys it once a trigger "
+        "gives it the frontier) but there is no "
         "units/Reds/artillery.png; 1.9: the client logs \"MISSING IMAGE (this unit or image will be invisible): "
         "...\" and the unit is not drawn on the map\n"
         f"  hint: add {root / 'units' / 'Reds' / 'artillery.png'}"]
@@ -241,10 +242,10 @@ def test_new_unit_bought_by_a_player_without_image(game: Path, folder: Path, roo
     rule = xml_line(game, '<productionRule name="buyElite">')
     found = map_findings(game, folder, "1.9")
     assert [f.split("; ")[0] for f in found] == [
-        f"{game}:{rule}:1: warning[TG420]: player 'Blues' can own unit type 'elite_infantry' but there is no "
-        "units/Blues/elite_infantry.png",
-        f"{game}:{rule}:1: warning[TG420]: player 'Reds' can own unit type 'elite_infantry' but there is no "
-        "units/Reds/elite_infantry.png"]
+        f"{game}:{rule}:1: warning[TG420]: player 'Blues' can own unit type 'elite_infantry' (buys it) but there is "
+        "no units/Blues/elite_infantry.png",
+        f"{game}:{rule}:1: warning[TG420]: player 'Reds' can own unit type 'elite_infantry' (buys it) but there is "
+        "no units/Reds/elite_infantry.png"]
 
 
 # ---------------------------------------------------------------- texts
@@ -370,3 +371,22 @@ def test_a_mod_adding_a_player_to_global_1940(tmp_path: Path):
                         "player 'Vichy' has no flags/Vichy_small.png",
                         "player 'Vichy' has no flags/Vichy.png"]
     assert all(": error[" in f for f in found)  # and nothing about map.yml: 1.9 does not read it
+
+
+def test_infrastructure_can_be_captured_by_the_other_alliance(game: Path, folder: Path, root: Path):
+    # a factory only the Reds start with: the Blues (another alliance, with a move step) can take it
+    text = game.read_text(encoding="utf-8")
+    text = replaced(text, '<unit name="transport"/>', '<unit name="transport"/>\n    <unit name="factory"/>')
+    text = replaced(text, "  </attachmentList>",
+                    '    <attachment name="unitAttachment" attachTo="factory" '
+                    'javaClass="games.strategy.triplea.attachments.UnitAttachment" type="unitType">\n'
+                    '      <option name="isInfrastructure" value="true"/>\n    </attachment>\n  </attachmentList>')
+    text = replaced(text, '      <unitPlacement unitType="transport"',
+                    '      <unitPlacement unitType="factory" territory="Alpha" quantity="1" owner="Reds"/>\n'
+                    '      <unitPlacement unitType="transport"')
+    game.write_text(text, encoding="utf-8")
+    (root / "units" / "Reds" / "factory.png").write_bytes(b"\x89PNG")
+    placed = xml_line(game, '<unitPlacement unitType="factory"')
+    assert [f.split("; ")[0] for f in map_findings(game, folder, "1.9")] == [
+        f"{game}:{placed}:1: warning[TG420]: player 'Blues' can own unit type 'factory' (captures it from Reds) but "
+        "there is no units/Blues/factory.png"]
