@@ -39,6 +39,15 @@ def replaced(text: str, old: str, new: str) -> str:
     return text.replace(old, new)
 
 
+def with_new_unit(text: str, unit: str, option: str, value: str) -> str:
+    """The game text with a new unit type and its unitAttachment (one option)."""
+    text = replaced(text, '<unit name="transport"/>', f'<unit name="transport"/>\n    <unit name="{unit}"/>')
+    return replaced(text, "  </attachmentList>",
+                    f'    <attachment name="unitAttachment" attachTo="{unit}" '
+                    'javaClass="games.strategy.triplea.attachments.UnitAttachment" type="unitType">\n'
+                    f'      <option name="{option}" value="{value}"/>\n    </attachment>\n  </attachmentList>')
+
+
 @pytest.fixture
 def game(tmp_path: Path) -> Path:
     """game.xml: the fixture with a notification trigger and a user action."""
@@ -226,18 +235,13 @@ def test_current_falls_back_to_an_image_for_every_player(game: Path, folder: Pat
 
 def test_new_unit_bought_by_a_player_without_image(game: Path, folder: Path, root: Path):
     # a new unit type in the fixture's production frontier: both players can buy it
-    text = game.read_text(encoding="utf-8")
-    text = replaced(text, '<unit name="transport"/>', '<unit name="transport"/>\n    <unit name="elite_infantry"/>')
+    text = with_new_unit(game.read_text(encoding="utf-8"), "elite_infantry", "movement", "1")
     text = replaced(text, '    <productionRule name="buyArtillery">',
                     '    <productionRule name="buyElite">\n      <cost resource="PUs" quantity="4"/>\n'
                     '      <result resourceOrUnit="elite_infantry" quantity="1"/>\n    </productionRule>\n'
                     '    <productionRule name="buyArtillery">')
     text = replaced(text, '<productionFrontier name="production">',
                     '<productionFrontier name="production">\n      <frontierRules name="buyElite"/>')
-    text = replaced(text, "  </attachmentList>",
-                    '    <attachment name="unitAttachment" attachTo="elite_infantry" '
-                    'javaClass="games.strategy.triplea.attachments.UnitAttachment" type="unitType">\n'
-                    '      <option name="movement" value="1"/>\n    </attachment>\n  </attachmentList>')
     game.write_text(text, encoding="utf-8")
     rule = xml_line(game, '<productionRule name="buyElite">')
     found = map_findings(game, folder, "1.9")
@@ -375,12 +379,7 @@ def test_a_mod_adding_a_player_to_global_1940(tmp_path: Path):
 
 def test_infrastructure_can_be_captured_by_the_other_alliance(game: Path, folder: Path, root: Path):
     # a factory only the Reds start with: the Blues (another alliance, with a move step) can take it
-    text = game.read_text(encoding="utf-8")
-    text = replaced(text, '<unit name="transport"/>', '<unit name="transport"/>\n    <unit name="factory"/>')
-    text = replaced(text, "  </attachmentList>",
-                    '    <attachment name="unitAttachment" attachTo="factory" '
-                    'javaClass="games.strategy.triplea.attachments.UnitAttachment" type="unitType">\n'
-                    '      <option name="isInfrastructure" value="true"/>\n    </attachment>\n  </attachmentList>')
+    text = with_new_unit(game.read_text(encoding="utf-8"), "factory", "isInfrastructure", "true")
     text = replaced(text, '      <unitPlacement unitType="transport"',
                     '      <unitPlacement unitType="factory" territory="Alpha" quantity="1" owner="Reds"/>\n'
                     '      <unitPlacement unitType="transport"')
