@@ -444,7 +444,7 @@ class MapFolderChecker:
                 if territory not in listed:
                     self.report("territory_geometry", "TG401", f"territory '{territory}' is not in {name}", element,
                                 f"add a line for '{territory}' to {self.folder.shown(name)}",
-                                territory=territory)
+                                territory=territory, kind=name[:-len(".txt")])
 
     def check_listing(self):
         if self.game_file is None or client_entry("map_yml_game").rule(self.engine).severity == "none":

@@ -294,9 +294,11 @@ def test_territory_missing_from_polygons(spec: Path, folder: Path, root: Path):
     (root / "polygons.txt").write_text(replaced(text, "Gamma  <  (0,0) (10,0) (10,10)  >\n", ""))
     line = yaml_line(spec, "Gamma: {}")
     expected = (f"{spec}:{line}:5: error[TG401]: territory 'Gamma' is not in polygons.txt; 1.9: IllegalStateException "
-                "\"No data of type <polygons|centers|place> for territory: <name>\" as the game window opens\n"
+                "\"No data of type polygons for territory:Gamma\" as the game window opens\n"
                 f"  hint: add a line for 'Gamma' to {root / 'polygons.txt'}")
     assert map_findings(spec, folder, "1.9") == [expected]
+    (current,) = map_findings(spec, folder, "current")
+    assert 'current: IllegalStateException "No data of type polygons for territory: Gamma"' in current
 
 
 def test_no_polygons_file(game: Path, folder: Path, root: Path):
