@@ -22,9 +22,9 @@ from .catalog import load_catalog, normalise_engine
 from .catalog.grammar import is_bool, java_int
 from .diagnostics import Collector, Diagnostic, LazyHint, Position, closest, display_path
 from .schema import check_schema
-from .validate_attachments import Attachment, AttachmentChecks
 from .validate_mapfolder import CODES as MAP_FOLDER_CODES
 from .validate_mapfolder import MapFolder, check_map_folder, engine_assets_folder, read_map_file
+from .validate_attachments import Attachment, AttachmentChecks
 
 CODES = {
     "TG100": ("error", "the file does not match the game XML schema"),
@@ -68,6 +68,7 @@ CODES = {
     "TG156": ("warning", "1.9: trigger without conditions (the 1.9 engine never fires it)"),
     "TG160": ("warning", "condition never used"),
     "TG161": ("warning", "condition reads a game property the file does not declare"),
+    "TG170": ("warning", "notification or victory key missing from notifications.properties"),
     "TG180": ("warning", "game property value of the wrong kind"),
     "TG181": ("warning", "game property unknown to the target engine"),
     "TG182": ("error", "1.9: editable property without exactly one type marker"),

@@ -207,7 +207,8 @@ class GameNeeds:
     capitals: dict[str, etree._Element] = field(default_factory=dict)  # player -> capital option
     convoy_owners: dict[str, etree._Element] = field(default_factory=dict)
     kamikaze_owners: dict[str, etree._Element] = field(default_factory=dict)
-    units: dict[tuple[str, str], etree._Element] = field(default_factory=dict)  # (player, unit) -> why
+    # (player, unit) -> (the element that makes the pair possible, how the player gets the unit)
+    units: dict[tuple[str, str], tuple[etree._Element, str]] = field(default_factory=dict)
     message_keys: list[tuple[str, str, etree._Element]] = field(default_factory=list)
     political_texts: dict[str, tuple[etree._Element, int, bool]] = field(default_factory=dict)
     user_action_texts: dict[str, tuple[etree._Element, int, bool]] = field(default_factory=dict)
@@ -256,20 +257,23 @@ def game_needs(root) -> GameNeeds:
         rule_units[name] = [r.get("resourceOrUnit", "") for r in rule.iterfind("result")]
     unit_names = {u.get("name", "") for u in root.iterfind("unitList/unit")}
 
-    def add(player, unit, element):
+    def add(player, unit, element, how):
         if player in needs.players and unit in unit_names:
-            units.setdefault((player, unit), element)
+            units.setdefault((player, unit), (element, how))
 
     def add_frontier(player, frontier, element=None):
         # reported at the trigger that gives the frontier, else at the rule that buys the unit
         for rule in frontier_rules.get(frontier, []):
             for unit in rule_units.get(rule, []):
-                add(player, unit, element if element is not None else rule_elements.get(rule))
+                if element is None:
+                    add(player, unit, rule_elements.get(rule), "buys it")
+                else:
+                    add(player, unit, element, "buys it once a trigger gives it the frontier")
 
     for placement in root.iterfind("initialize/unitInitialize/unitPlacement"):
-        add(placement.get("owner", ""), placement.get("unitType", ""), placement)
+        add(placement.get("owner", ""), placement.get("unitType", ""), placement, "starts with it")
     for held in root.iterfind("initialize/unitInitialize/heldUnits"):
-        add(held.get("player", ""), held.get("unitType", ""), held)
+        add(held.get("player", ""), held.get("unitType", ""), held, "starts with it")
     player_frontiers: dict[str, set[str]] = {}
     for production in root.iterfind("production/playerProduction"):
         player, frontier = production.get("player", ""), production.get("frontier", "")
@@ -301,15 +305,18 @@ def game_needs(root) -> GameNeeds:
                     if len(parts) >= 5:
                         captured_into.append((target, parts[0], parts[1], parts[3::2], element))
         elif cls == "TerritoryAttachment":
+            # convoy markers show the sea zone's owner, kamikaze markers its original owner
             owner = owners.get(target)
+            original = next((v for n, v, _c, _e in options if n == "originalOwner"), owner)
             for name, value, count, element in options:
                 if name == "capital":
                     needs.capitals.setdefault(value, element)
-                elif target in water and owner and value.lower() not in ("false", "0"):
-                    if name == "convoyRoute" or (name == "production" and value.isdigit()):
-                        needs.convoy_owners.setdefault(owner, element)
-                    elif name == "kamikazeZone":
-                        needs.kamikaze_owners.setdefault(owner, element)
+                elif target not in water or value.lower() in ("false", "0"):
+                    continue
+                elif owner and (name == "convoyRoute" or (name == "production" and value.isdigit())):
+                    needs.convoy_owners.setdefault(owner, element)
+                elif original and name == "kamikazeZone":
+                    needs.kamikaze_owners.setdefault(original, element)
         elif cls == "TriggerAttachment":
             triggers.append((attachment, target, options))
             for name, value, count, element in options:
@@ -330,11 +337,11 @@ def game_needs(root) -> GameNeeds:
             if name == "placement":
                 for unit in parts[1:] if parts and parts[0] not in unit_names else parts:
                     for player in players:
-                        add(player, unit, element)
+                        add(player, unit, element, "a trigger places it")
             elif name == "purchase":
                 for unit in parts:
                     for player in players:
-                        add(player, unit, element)
+                        add(player, unit, element, "a trigger gives it")
             elif name == "frontier":
                 for player in players:
                     player_frontiers.setdefault(player, set()).add(value)
@@ -344,7 +351,7 @@ def game_needs(root) -> GameNeeds:
                 for player, frontiers in list(player_frontiers.items()):
                     if frontier in frontiers:
                         for unit in rule_units.get(rule, []):
-                            add(player, unit, element)
+                            add(player, unit, element, "buys it once a trigger adds the rule")
 
     _add_derived_units(root, needs, creates, changes, captured_by, given_to, infrastructure, captured_into, add)
     return needs
@@ -355,37 +362,38 @@ def _add_derived_units(root, needs, creates, changes, captured_by, given_to, inf
     alliance_of = {}
     for alliance in root.iterfind("playerList/alliance"):
         alliance_of.setdefault(alliance.get("player", ""), set()).add(alliance.get("alliance", ""))
-    movers = set()
     move_delegates = {d.get("name") for d in root.iterfind("gamePlay/delegate")
                       if d.get("javaClass", "").endswith("MoveDelegate")}
-    for step in root.iterfind("gamePlay/sequence/step"):
-        if step.get("delegate") in move_delegates and step.get("player"):
-            movers.add(step.get("player"))
+    # in step order: which pair is found first (and so where it is reported) must not vary
+    movers = list(dict.fromkeys(step.get("player") for step in root.iterfind("gamePlay/sequence/step")
+                                if step.get("delegate") in move_delegates and step.get("player")))
     changed = True
     while changed:  # a created unit may create or change into another; a few rounds settle it
         before = len(units)
-        for (player, unit), _why in list(units.items()):
-            for new_unit, element in creates.get(unit, []) + changes.get(unit, []):
-                add(player, new_unit, element)
+        for (player, unit), (why, _how) in list(units.items()):
+            for new_unit, element in creates.get(unit, []):
+                add(player, new_unit, element, f"its {unit} creates it")
+            for new_unit, element in changes.get(unit, []):
+                add(player, new_unit, element, f"its {unit} changes into it")
             for capturer, element in captured_by.get(unit, []):
                 if capturer != player:
-                    add(capturer, unit, element)
+                    add(capturer, unit, element, f"captures it from {player}")
             for receiver, element in given_to.get(unit, []):
-                add(receiver, unit, element)
+                add(receiver, unit, element, "is given it")
             if unit in infrastructure:
                 for capturer in movers:
                     if capturer != player and not (alliance_of.get(capturer, set()) & alliance_of.get(player, set())):
-                        add(capturer, unit, _why)
+                        add(capturer, unit, why, f"captures it from {player}")
         for unit, from_player, to_player, new_units, element in captured_into:
             owners = {p for p, u in units if u == unit}
             if from_player.lower() != "any":
                 owners &= {from_player}
             if not owners:
                 continue
-            receivers = movers if to_player.lower() == "any" else {to_player}
+            receivers = movers if to_player.lower() == "any" else [to_player]
             for receiver in receivers:
                 for new_unit in new_units:
-                    add(receiver, new_unit, element)
+                    add(receiver, new_unit, element, f"captures a {unit} that changes into it")
         changed = len(units) != before
 
 
@@ -436,7 +444,7 @@ class MapFolderChecker:
                 if territory not in listed:
                     self.report("territory_geometry", "TG401", f"territory '{territory}' is not in {name}", element,
                                 f"add a line for '{territory}' to {self.folder.shown(name)}",
-                                territory=territory)
+                                territory=territory, kind=name[:-len(".txt")])
 
     def check_listing(self):
         if self.game_file is None or client_entry("map_yml_game").rule(self.engine).severity == "none":
@@ -509,12 +517,12 @@ class MapFolderChecker:
     def check_units(self):
         entry = client_entry("unit_image")
         rule = entry.rule(self.engine)
-        for (player, unit), element in sorted(self.needs.units.items(), key=lambda item: item[0]):
+        for (player, unit), (element, how) in sorted(self.needs.units.items(), key=lambda item: item[0]):
             if self.folder.find_first(rule, player=player, unit=unit):
                 continue
             wanted = entry.file(player=player, unit=unit)
-            self.report("unit_image", "TG420", f"player '{player}' can own unit type '{unit}' but there is no {wanted}",
-                        element, f"add {self.folder.shown(wanted)}", player=player, unit=unit)
+            self.report("unit_image", "TG420", f"player '{player}' can own unit type '{unit}' ({how}) but there is "
+                        f"no {wanted}", element, f"add {self.folder.shown(wanted)}", player=player, unit=unit)
 
     # -------------------------------------------------------- texts
 

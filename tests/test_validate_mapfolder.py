@@ -39,6 +39,15 @@ def replaced(text: str, old: str, new: str) -> str:
     return text.replace(old, new)
 
 
+def with_new_unit(text: str, unit: str, option: str, value: str) -> str:
+    """The game text with a new unit type and its unitAttachment (one option)."""
+    text = replaced(text, '<unit name="transport"/>', f'<unit name="transport"/>\n    <unit name="{unit}"/>')
+    return replaced(text, "  </attachmentList>",
+                    f'    <attachment name="unitAttachment" attachTo="{unit}" '
+                    'javaClass="games.strategy.triplea.attachments.UnitAttachment" type="unitType">\n'
+                    f'      <option name="{option}" value="{value}"/>\n    </attachment>\n  </attachmentList>')
+
+
 @pytest.fixture
 def game(tmp_path: Path) -> Path:
     """game.xml: the fixture with a notification trigger and a user action."""
@@ -208,7 +217,8 @@ def test_unit_bought_after_a_trigger_without_image(spec: Path, folder: Path, roo
     (root / "units" / "Reds" / "artillery.png").unlink()
     line = yaml_line(spec, "frontier: productionWithArtillery")
     assert map_findings(spec, folder, "1.9") == [
-        f"{spec}:{line}:5: warning[TG420]: player 'Reds' can own unit type 'artillery' but there is no "
+        f"{spec}:{line}:5: warning[TG420]: player 'Reds' can own unit type 'artillery' (buys it once a trigger "
+        "gives it the frontier) but there is no "
         "units/Reds/artillery.png; 1.9: the client logs \"MISSING IMAGE (this unit or image will be invisible): "
         "...\" and the unit is not drawn on the map\n"
         f"  hint: add {root / 'units' / 'Reds' / 'artillery.png'}"]
@@ -225,26 +235,21 @@ def test_current_falls_back_to_an_image_for_every_player(game: Path, folder: Pat
 
 def test_new_unit_bought_by_a_player_without_image(game: Path, folder: Path, root: Path):
     # a new unit type in the fixture's production frontier: both players can buy it
-    text = game.read_text(encoding="utf-8")
-    text = replaced(text, '<unit name="transport"/>', '<unit name="transport"/>\n    <unit name="elite_infantry"/>')
+    text = with_new_unit(game.read_text(encoding="utf-8"), "elite_infantry", "movement", "1")
     text = replaced(text, '    <productionRule name="buyArtillery">',
                     '    <productionRule name="buyElite">\n      <cost resource="PUs" quantity="4"/>\n'
                     '      <result resourceOrUnit="elite_infantry" quantity="1"/>\n    </productionRule>\n'
                     '    <productionRule name="buyArtillery">')
     text = replaced(text, '<productionFrontier name="production">',
                     '<productionFrontier name="production">\n      <frontierRules name="buyElite"/>')
-    text = replaced(text, "  </attachmentList>",
-                    '    <attachment name="unitAttachment" attachTo="elite_infantry" '
-                    'javaClass="games.strategy.triplea.attachments.UnitAttachment" type="unitType">\n'
-                    '      <option name="movement" value="1"/>\n    </attachment>\n  </attachmentList>')
     game.write_text(text, encoding="utf-8")
     rule = xml_line(game, '<productionRule name="buyElite">')
     found = map_findings(game, folder, "1.9")
     assert [f.split("; ")[0] for f in found] == [
-        f"{game}:{rule}:1: warning[TG420]: player 'Blues' can own unit type 'elite_infantry' but there is no "
-        "units/Blues/elite_infantry.png",
-        f"{game}:{rule}:1: warning[TG420]: player 'Reds' can own unit type 'elite_infantry' but there is no "
-        "units/Reds/elite_infantry.png"]
+        f"{game}:{rule}:1: warning[TG420]: player 'Blues' can own unit type 'elite_infantry' (buys it) but there is "
+        "no units/Blues/elite_infantry.png",
+        f"{game}:{rule}:1: warning[TG420]: player 'Reds' can own unit type 'elite_infantry' (buys it) but there is "
+        "no units/Reds/elite_infantry.png"]
 
 
 # ---------------------------------------------------------------- texts
@@ -289,9 +294,11 @@ def test_territory_missing_from_polygons(spec: Path, folder: Path, root: Path):
     (root / "polygons.txt").write_text(replaced(text, "Gamma  <  (0,0) (10,0) (10,10)  >\n", ""))
     line = yaml_line(spec, "Gamma: {}")
     expected = (f"{spec}:{line}:5: error[TG401]: territory 'Gamma' is not in polygons.txt; 1.9: IllegalStateException "
-                "\"No data of type <polygons|centers|place> for territory: <name>\" as the game window opens\n"
+                "\"No data of type polygons for territory:Gamma\" as the game window opens\n"
                 f"  hint: add a line for 'Gamma' to {root / 'polygons.txt'}")
     assert map_findings(spec, folder, "1.9") == [expected]
+    (current,) = map_findings(spec, folder, "current")
+    assert 'current: IllegalStateException "No data of type polygons for territory: Gamma"' in current
 
 
 def test_no_polygons_file(game: Path, folder: Path, root: Path):
@@ -370,3 +377,17 @@ def test_a_mod_adding_a_player_to_global_1940(tmp_path: Path):
                         "player 'Vichy' has no flags/Vichy_small.png",
                         "player 'Vichy' has no flags/Vichy.png"]
     assert all(": error[" in f for f in found)  # and nothing about map.yml: 1.9 does not read it
+
+
+def test_infrastructure_can_be_captured_by_the_other_alliance(game: Path, folder: Path, root: Path):
+    # a factory only the Reds start with: the Blues (another alliance, with a move step) can take it
+    text = with_new_unit(game.read_text(encoding="utf-8"), "factory", "isInfrastructure", "true")
+    text = replaced(text, '      <unitPlacement unitType="transport"',
+                    '      <unitPlacement unitType="factory" territory="Alpha" quantity="1" owner="Reds"/>\n'
+                    '      <unitPlacement unitType="transport"')
+    game.write_text(text, encoding="utf-8")
+    (root / "units" / "Reds" / "factory.png").write_bytes(b"\x89PNG")
+    placed = xml_line(game, '<unitPlacement unitType="factory"')
+    assert [f.split("; ")[0] for f in map_findings(game, folder, "1.9")] == [
+        f"{game}:{placed}:1: warning[TG420]: player 'Blues' can own unit type 'factory' (captures it from Reds) but "
+        "there is no units/Blues/factory.png"]
