@@ -19,7 +19,7 @@ from .diagnostics import Collector, Position, closest
 from .overlay_setup import SETUP_KEYS, SetupChanges, apply_renames
 from .spec import SpecReader, read_game
 
-MOD_KEYS = ("mod", "rename", "add", "change", "remove", "rules")
+MOD_KEYS = ("mod", "rename", "add", "change", "remove", "rules", "assets", "texts")  # the last two: generator.modfolder
 HEADER_KEYS = ("name", "version", "base", "engine", "macros")
 
 

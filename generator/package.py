@@ -50,8 +50,13 @@ def instructions(game_name: str, map_folder: str, xml_name: str, base: str | Non
     if base:
         where = (f"This is a mod of {base}. Install the map '{map_folder}' in TripleA first (Download Maps), then "
                  f"unzip this file into TripleA's downloadedMaps folder (on most systems ~/triplea/downloadedMaps), "
-                 f"letting it add games/{xml_name} (and its notes) to the map folder and replace map.yml, which "
-                 f"lists the map's own games plus this one.")
+                 f"over the map's folder '{map_folder}'. It deletes nothing: it adds games/{xml_name}, its notes and "
+                 f"the images of the mod's new players and units, and brings map.yml, map.properties and the text "
+                 f"files (notifications, politics, actions, objectives) with every entry the map's own files have "
+                 f"plus this game's.\n"
+                 f"If other mods were added to this map folder since it was downloaded, unzipping would replace "
+                 f"their entries in those merged files; build this mod into the map folder instead "
+                 f"(triplea-gen build SPEC -o ~/triplea/downloadedMaps), which merges with what is there.")
     else:
         where = ("Unzip this file into TripleA's downloadedMaps folder (on most systems ~/triplea/downloadedMaps); "
                  f"it creates the folder '{map_folder}'.")

@@ -17,6 +17,8 @@ from . import model as m
 from .diagnostics import Collector, Diagnostic, DiagnosticError, Position, display_path
 from .extras import apply_extras
 from .importer import import_xml_bytes
+from .modfolder.assetspec import AssetSpec, check_asset_names, read_assets
+from .modfolder.texts import unused_text_warnings
 from .overlay import is_mod, read_mod
 from .render import render_game
 from .safexml import parse_xml_bytes, read_input
@@ -45,6 +47,13 @@ class CompiledGame:
     def warnings(self) -> list[Diagnostic]:
         return self.spec.warnings
 
+    @property
+    def game_file(self) -> str:
+        """The built XML's file name in the map folder's games/ (map.yml lists it)."""
+        from .writer import safe_name
+
+        return f"{safe_name(Path(self.spec_path).stem)}.xml"
+
     def position_of(self, element) -> Position:
         """The YAML position behind a rendered element (the nearest enclosing one that has one)."""
         while element is not None:
@@ -65,6 +74,7 @@ class LoadedSpec:
     rules: list[RuleRecord]
     engine: str  # the engine generation the build is checked for
     base_path: Path | None = None  # a mod's base game
+    assets: AssetSpec = field(default_factory=AssetSpec)  # its assets: and texts: sections
 
     @property
     def source(self) -> str:
@@ -99,8 +109,12 @@ def load_spec(spec_path: str | os.PathLike) -> LoadedSpec:
     records = []
     if isinstance(data, dict) and "rules" in data and not collector.has_errors:
         records = expand_rules(data["rules"], game, source, spec_dir, collector, macro_dirs)
+    assets = read_assets(data, source, collector)
+    if not collector.has_errors:
+        check_asset_names(assets, game, source, collector)
+        collector.diagnostics += unused_text_warnings(game, assets, source)
     collector.raise_if_errors()
-    return LoadedSpec(path, game, collector.diagnostics, records, engine, base_path)
+    return LoadedSpec(path, game, collector.diagnostics, records, engine, base_path, assets)
 
 
 def load_game(spec_path: str | os.PathLike) -> tuple[m.Game, list[Diagnostic]]:

@@ -61,7 +61,8 @@ def test_default_example_layout_and_content(tmp_path: Path, capsys):
     assert built.relative_to(tmp_path).as_posix() == "frontier_1939/map/games/frontier_1939.xml"
     printed = capsys.readouterr().out.splitlines()
     assert [Path(line).relative_to(tmp_path).as_posix() for line in printed] == [
-        "frontier_1939/map/games/frontier_1939.xml", "frontier_1939/map.yml"]
+        "frontier_1939/map/games/frontier_1939.xml", "frontier_1939/map/objectives.properties",
+        "frontier_1939/map.yml"]  # objectives: its national objectives in the client's Objectives tab
     assert (tmp_path / "frontier_1939" / "map.yml").read_text() == (
         'map_name: "frontier_1939"\ngames:\n- {game_name: "Frontier 1939", file_name: "frontier_1939.xml"}\n')
     root = etree.parse(str(built)).getroot()
