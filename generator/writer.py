@@ -25,6 +25,7 @@ import secrets
 import stat
 from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
+from typing import BinaryIO, Callable
 
 from .diagnostics import Diagnostic, DiagnosticError, Position, display_path
 
@@ -240,8 +241,14 @@ def _remove_tree(name: str, dir_fd: int) -> None:
     os.rmdir(name, dir_fd=dir_fd)
 
 
-def _write_new(name: str, dir_fd: int, content: bytes) -> None:
+def _write_new(name: str, dir_fd: int, content: bytes | Callable[[BinaryIO], None]) -> None:
+    """A new file; content is bytes, or a function that writes it to the stream it gets
+    (for contents too large to hold in memory, such as an unzipped map)."""
     fd = os.open(name, _NEW_FILE_FLAGS, 0o666, dir_fd=dir_fd)  # the umask applies, as for any tool
+    if callable(content):
+        with os.fdopen(fd, "wb") as stream:
+            content(stream)
+        return
     try:
         view = memoryview(content)
         while view:
@@ -263,8 +270,9 @@ def _keep_old(name: str, parent: int, backup: str, staging_fd: int) -> None:
             _write_new(backup, staging_fd, stream.read())
 
 
-def write_outputs(outdir: str | os.PathLike, files: dict[str, bytes]) -> list[Path]:
-    """Write every file under outdir, all or nothing; returns the paths written."""
+def write_outputs(outdir: str | os.PathLike, files: dict[str, bytes | Callable[[BinaryIO], None]]) -> list[Path]:
+    """Write every file under outdir, all or nothing; returns the paths written. A file's content
+    is bytes or a function writing it to a stream."""
     outdir = Path(outdir)
     relpaths = [(rel, tuple(check_relative(rel, outdir).parts)) for rel in files]
     with _locked_folder(outdir) as folders:
