@@ -256,6 +256,13 @@ def load_yaml_text(text: str | bytes, shown: str):
                        f"{err.context_mark.column + 1})"
         raise _located("TG020", f"YAML syntax error: {message}", shown, mark,
                        "fix the YAML at this position (indentation, a missing ':' or an unclosed quote?)") from None
+    except yaml.reader.ReaderError as err:  # a character YAML does not allow: located at it
+        before = text[:err.position]
+        line = line_breaks(before) + 1
+        col = err.position - max(before.rfind(c) for c in "\n\r\x85\u2028\u2029")
+        raise DiagnosticError([Diagnostic(
+            "TG020", f"a character YAML does not allow in a spec: U+{err.character:04X}", Position(shown, line, col),
+            "remove it, or write it as an escape in a double-quoted string (\"\\e\" for ESC)")]) from None
     except yaml.YAMLError as err:
         raise DiagnosticError([Diagnostic("TG020", f"YAML error: {err}", Position(shown, 1, 1),
                                           "fix the YAML syntax")]) from None
