@@ -101,6 +101,7 @@ class _Loader(_BaseLoader):
     source = "<yaml>"
 
     def construct_yaml_map(self, node):
+        self._require_kind(node, yaml.MappingNode)
         data = LocatedDict()
         data._mark, data._source = node.start_mark, self.source
         key_marks = data._key_marks
@@ -146,6 +147,15 @@ class _Loader(_BaseLoader):
                                    "holds, or merge only one of the mappings")
                 merged[key] = (value, mark, source, merge_node)
 
+    def construct_object(self, node, deep=False):
+        try:
+            return super().construct_object(node, deep)
+        except (ValueError, KeyError, TypeError, OverflowError):  # a value its explicit tag cannot read
+            tag = node.tag.replace("tag:yaml.org,2002:", "!!")
+            shown = node.value if isinstance(node, yaml.ScalarNode) else f"a {node.id}"
+            raise _located("TG024", f"'{shown}' cannot be read as {tag}", self.source, node.start_mark,
+                           "remove the tag, or write a value of its type") from None
+
     def construct_yaml_int(self, node):
         if len(node.value) > MAX_NUMBER_CHARS:
             raise _located("TG025", f"a number of {len(node.value)} characters; at most {MAX_NUMBER_CHARS} are "
@@ -154,11 +164,18 @@ class _Loader(_BaseLoader):
         return super().construct_yaml_int(node)
 
     def construct_yaml_seq(self, node):
+        self._require_kind(node, yaml.SequenceNode)
         data = LocatedList()
         data._mark, data._source = node.start_mark, self.source
         data._item_marks = [item.start_mark for item in node.value]
         yield data
         data.extend(self.construct_object(item, deep=True) for item in node.value)
+
+    def _require_kind(self, node, kind) -> None:
+        if not isinstance(node, kind):  # `!!seq` or `!!map` written on something else
+            tag = node.tag.replace("tag:yaml.org,2002:", "!!")
+            raise _located("TG024", f"the YAML tag {tag} on a {node.id}", self.source, node.start_mark,
+                           "remove the tag")
 
     def refuse_tag(self, node):
         tag = _REFUSED_TAGS.get(node.tag, node.tag)
