@@ -59,10 +59,11 @@ def check_relative(relpath: str, outdir: Path) -> PurePosixPath:
     return path
 
 
-def _cannot_write(where, err: OSError | str) -> DiagnosticError:
+def _cannot_write(where, err: OSError | str, hint: str = "check the folder's permissions and free space"
+                  ) -> DiagnosticError:
     reason = err if isinstance(err, str) else (err.strerror or str(err))
     return DiagnosticError([Diagnostic("TG041", f"cannot write output: {reason}", Position(display_path(where)),
-                                       "check the folder's permissions and free space")])
+                                       hint)])
 
 
 def _refuse_link(where) -> DiagnosticError:
@@ -136,7 +137,8 @@ def _locked_folder(outdir: Path):
     try:
         outdir.mkdir(parents=True, exist_ok=True)
     except FileExistsError:
-        raise _cannot_write(outdir, "the output folder names something that is not a folder") from None
+        raise _cannot_write(outdir, "the output folder names something that is not a folder (or a folder "
+                            "inside it)", "-o names the folder to build into; choose a folder") from None
     except OSError as err:
         raise _cannot_write(outdir, err) from None
     try:
@@ -340,5 +342,5 @@ def write_file_atomically(path: str | os.PathLike, content: bytes) -> Path:
     link, never over anything but a regular file."""
     path = Path(path)
     if path.name in ("", ".", ".."):
-        raise _cannot_write(path, "the output names a folder, not a file")
+        raise _cannot_write(path, "the output names a folder, not a file", "name the file to write")
     return write_outputs(path.parent, {path.name: content})[0]

@@ -106,7 +106,7 @@ def _check_build(spec_bytes: bytes, beside: dict[str, bytes] | None = None, name
         assert sorted(p.name for p in out.iterdir() if p.name.startswith(".")) == []
 
 
-@SETTINGS
+@settings(SETTINGS, max_examples=800)
 @given(_mutations(_YAML_PIECES))
 def test_mutated_specs_never_crash(operations):
     _check_build(_mutate(EXAMPLE_TEXT, operations).encode("utf-8", "surrogatepass"))
