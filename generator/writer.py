@@ -148,7 +148,11 @@ def _locked_folder(outdir: Path):
     folders = _Folders(outdir, root_fd)
     try:
         if fcntl is not None:
-            fcntl.flock(root_fd, fcntl.LOCK_EX)  # released when the fd closes, or the process dies
+            try:
+                fcntl.flock(root_fd, fcntl.LOCK_EX)  # released when the fd closes, or the process dies
+            except OSError as err:
+                if err.errno not in (errno.ENOLCK, errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP):
+                    raise  # a file system without locks: builds into one folder at once are the user's risk
         _recover(folders)
         yield folders
     finally:
@@ -277,34 +281,43 @@ def write_outputs(outdir: str | os.PathLike, files: dict[str, bytes | Callable[[
     is bytes or a function writing it to a stream."""
     outdir = Path(outdir)
     relpaths = [(rel, tuple(check_relative(rel, outdir).parts)) for rel in files]
-    with _locked_folder(outdir) as folders:
-        root_fd = folders.fds[()]
-        missing: list[tuple[str, ...]] = []
-        for _, parts in relpaths:
-            parent = folders.open(parts[:-1], missing)
-            info = _lstat(parts[-1], parent) if parent is not None else None
-            if info is not None and stat.S_ISLNK(info.st_mode):
-                raise _refuse_link(outdir.joinpath(*parts))
-            if info is not None and not stat.S_ISREG(info.st_mode):
-                raise _refuse_kind(outdir.joinpath(*parts), info.st_mode)
-        missing = list(dict.fromkeys(missing))
-        staging = f"{STAGING_PREFIX}{os.getpid()}-{secrets.token_hex(4)}"
-        try:
-            os.mkdir(staging, 0o700, dir_fd=root_fd)
-            staging_fd = os.open(staging, _DIR_FLAGS, dir_fd=root_fd)
-        except OSError as err:
-            raise _cannot_write(outdir, err) from None
+    try:
+        with _locked_folder(outdir) as folders:
+            missing = _check_targets(folders, relpaths)
+            _stage_and_apply(folders, relpaths, files, missing)
+    except OSError as err:  # unreadable subfolders, a full disk, a read-only folder, ...
+        raise _cannot_write(outdir, err) from None
+    return [outdir.joinpath(*parts) for _, parts in relpaths]
+
+
+def _check_targets(folders: _Folders, relpaths) -> list[tuple[str, ...]]:
+    """Refuse links and anything but regular files where the files go; the folders to make."""
+    missing: list[tuple[str, ...]] = []
+    for _, parts in relpaths:
+        parent = folders.open(parts[:-1], missing)
+        info = _lstat(parts[-1], parent) if parent is not None else None
+        if info is not None and stat.S_ISLNK(info.st_mode):
+            raise _refuse_link(folders.root.joinpath(*parts))
+        if info is not None and not stat.S_ISREG(info.st_mode):
+            raise _refuse_kind(folders.root.joinpath(*parts), info.st_mode)
+    return list(dict.fromkeys(missing))
+
+
+def _stage_and_apply(folders: _Folders, relpaths, files, missing) -> None:
+    root_fd = folders.fds[()]
+    staging = f"{STAGING_PREFIX}{os.getpid()}-{secrets.token_hex(4)}"
+    os.mkdir(staging, 0o700, dir_fd=root_fd)
+    try:
+        staging_fd = os.open(staging, _DIR_FLAGS, dir_fd=root_fd)
         try:
             _apply(folders, staging, staging_fd, relpaths, files, missing)
-        except OSError as err:
-            raise _cannot_write(outdir, err) from None
         finally:
             os.close(staging_fd)
-            try:
-                _remove_tree(staging, root_fd)
-            except OSError:
-                pass  # removed by the next write
-    return [outdir.joinpath(*parts) for _, parts in relpaths]
+    finally:
+        try:
+            _remove_tree(staging, root_fd)
+        except OSError:
+            pass  # removed by the next write
 
 
 def _apply(folders: _Folders, staging: str, staging_fd: int, relpaths, files, missing) -> None:
