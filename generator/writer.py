@@ -160,15 +160,6 @@ def _locked_folder(outdir: Path):
         os.close(root_fd)
 
 
-def recover_output(outdir: str | os.PathLike) -> None:
-    """Roll back a build that was killed while applying its files, and remove stale staging
-    folders (every write does this first; exposed for tests and tools)."""
-    outdir = Path(outdir)
-    if outdir.is_dir():
-        with _locked_folder(outdir):
-            pass
-
-
 def _recover(folders: _Folders) -> None:
     root_fd = folders.fds[()]
     info = _lstat(JOURNAL_NAME, root_fd)
