@@ -96,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def run_command(argv: list[str]) -> int:
     """One command in this process."""
-    from .diagnostics import EXIT_INTERNAL, DiagnosticError
+    from .diagnostics import EXIT_INTERNAL, DiagnosticError, printable
 
     args = build_parser(argv[0] if argv else None).parse_args(argv)
     try:
@@ -113,7 +113,7 @@ def run_command(argv: list[str]) -> int:
     except Exception as err:  # the last line of defence: no traceback for users
         if os.environ.get("TRIPLEA_GEN_DEBUG"):
             raise
-        print(f"triplea-gen: internal error: {type(err).__name__}: {err}", file=sys.stderr)
+        print(f"triplea-gen: internal error: {type(err).__name__}: {printable(str(err))}", file=sys.stderr)
         print("  this is a bug in triplea-gen; please report it with the input that caused it "
               "(set TRIPLEA_GEN_DEBUG=1 for a traceback)", file=sys.stderr)
         return EXIT_INTERNAL

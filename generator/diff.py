@@ -4,6 +4,7 @@ Canada", not an XML line diff."""
 from __future__ import annotations
 
 import os
+import re
 from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -335,17 +336,34 @@ def format_changes(changes: list[Change], fmt: str, old_label: str, new_label: s
 
         return json.dumps({"old": old_label, "new": new_label, "changes": [asdict(c) for c in changes]},
                           indent=2, ensure_ascii=False)
+    from .diagnostics import printable
+
+    shown = markdown_text if fmt == "markdown" else printable  # names come from the files: text, never markup
     lines = []
     if fmt == "markdown":
-        lines.append(f"### Changes from {old_label} to {new_label}")
+        lines.append(f"### Changes from {shown(old_label)} to {shown(new_label)}")
     for section in SECTIONS:
         entries = [c for c in changes if c.section == section]
         if not entries:
             continue
         if fmt == "markdown":
-            lines += ["", f"**{section.capitalize()}**", ""] + [f"- {c.text}" for c in entries]
+            lines += ["", f"**{section.capitalize()}**", ""] + [f"- {shown(c.text)}" for c in entries]
         else:
-            lines += [f"{section}:"] + [f"  {c.text}" for c in entries]
+            lines += [f"{section}:"] + [f"  {shown(c.text)}" for c in entries]
     if not changes:
         lines.append("no changes in game terms")
     return "\n".join(lines)
+
+
+# The characters that make markup inside a list item's text (links, emphasis, code, tables, strike);
+# '_' inside a word (triggerAttachment_Test) makes no emphasis, so names keep their look.
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*\[\]|~>]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))")
+
+
+def markdown_text(text: str) -> str:
+    """Text that Markdown shows as it is: its markup characters escaped, HTML made inert, and
+    everything on one line (a line break in a name would end the list item)."""
+    from .diagnostics import printable
+
+    text = printable(text).replace("&", "&amp;").replace("<", "&lt;")
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
