@@ -9,6 +9,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from . import model as m
+from .compare import SECTION_BY_NAME, keyed
 
 SECTIONS = ("game", "players", "map", "units", "production", "technology", "turn order", "rules and triggers",
             "setup", "properties")
@@ -214,13 +215,7 @@ def _option_values(attachment: m.Attachment) -> dict[str, list[str]]:
 
 def _keyed_attachments(attachments: list[m.Attachment]) -> dict[tuple, m.Attachment]:
     """Attachments by name, target and occurrence: real games repeat a name on the same target."""
-    seen: Counter = Counter()
-    keyed = {}
-    for attachment in attachments:
-        key = (attachment.name, attachment.attach_to)
-        keyed[key + (seen[key],)] = attachment
-        seen[key] += 1
-    return keyed
+    return keyed(attachments, SECTION_BY_NAME["attachments"].key)
 
 
 def _diff_attachments(d: _Diff, old: list[m.Attachment], new: list[m.Attachment]) -> None:
