@@ -19,7 +19,7 @@ from . import model as m
 from .compare import SECTION_BY_NAME, SECTIONS, Section, identities
 from .diagnostics import Collector, Diagnostic, DiagnosticError, Position, display_path
 from .overlay import read_mod, rules_priced_by_cost, set_options
-from .overlay_edit import place_entries
+from .overlay_edit import OPTIONAL_PARTS, place_entries
 from .spec import SpecReader
 from .yamlform import Flow, FlowList, dump_data, game_to_data, scalar
 
@@ -52,6 +52,8 @@ class _Extraction:
         self.settings: dict = {}
         self.change: dict[str, dict | list] = defaultdict(dict)
         self.removed_territories: set[str] = set()
+        self.mod_names = {name: {item.key(entry)[0] for entry in item.get(mod) or []} for name, item in
+                          SECTION_BY_NAME.items() if name in ("territories", "players", "units", "resources")}
 
     # --- collecting -----------------------------------------------------------------------------------------
 
@@ -60,8 +62,16 @@ class _Extraction:
 
     def run(self) -> None:
         self._settings()
+        gone = [name for name, (get, _) in OPTIONAL_PARTS.items() if get(self.mod) is None and get(self.base) is not None]
+        # the smallest parts that go: technology rather than technology and technologies
+        gone = [name for name in gone if not any(name != outer and name in OPTIONAL_PARTS[outer][1]
+                                                 and outer in gone for outer in gone)]
+        skipped = {section for name in gone for section in OPTIONAL_PARTS[name][1]}
         for section in SECTIONS:
-            self._section(section)
+            if section.name not in skipped:
+                self._section(section)
+        if gone:
+            self.removals["parts"] = gone
 
     def _settings(self) -> None:
         base, mod = self.base, self.mod
@@ -128,9 +138,11 @@ class _Extraction:
             self.removals["attachments"] += [Flow(name=old[0].name, attachTo=old[0].attach_to)] * len(old)
         elif section.name in ("properties", "steps"):
             self.removals[section.name].append(old[0].name)
-        elif section.name == "owners" and len(old) == 1 and old[0].owner != "Neutral":
+        elif section.name == "owners" and len(old) == 1 and old[0].owner != "Neutral" and self._in_mod(
+                territory=old[0].territory):
             self._territory_change(old[0].territory)["owner"] = "Neutral"
-        elif section.name == "unitPlacements" and len(old) == 1:
+        elif section.name == "unitPlacements" and len(old) == 1 and self._in_mod(
+                territory=old[0].territory, player=old[0].owner, unit=old[0].unit_type):
             self._initial_units(old[0])[old[0].unit_type] = 0
         else:
             ids = identities(section.get(self.base), section.key)
@@ -139,6 +151,13 @@ class _Extraction:
                                             zip(ids, section.get(self.base)) if id(item) in wanted]
 
     # --- forms a modder reads -------------------------------------------------------------------------------
+
+    def _in_mod(self, territory=None, player=None, unit=None, resource=None) -> bool:
+        """Whether the names a change: form checks exist when it is applied (after remove: and add:)."""
+        names = self.mod_names
+        return (territory is None or territory in names["territories"]) and \
+            (player is None or player in names["players"]) and (unit is None or unit in names["units"]) and \
+            (resource is None or resource in names["resources"])
 
     def _territory_change(self, territory: str) -> dict:
         return self.change["territories"].setdefault(territory, {})
@@ -188,8 +207,7 @@ class _Extraction:
         if trial.options != new.options:
             return False
         written = {name: _options_data(values) for name, values in edits.items()}
-        units = {u.name for u in self.base.units or []}
-        territories = {t.name for t in self.base.territories}
+        units, territories = self.mod_names["units"], self.mod_names["territories"]
         if (new.name, new.class_name, new.type) == ("unitAttachment", "UnitAttachment", "unitType") \
                 and new.attach_to in units and "cost" not in written:
             self.change["units"].setdefault(new.attach_to, {}).update(written)
@@ -240,7 +258,7 @@ class _Extraction:
         return True
 
     def _frontier_choice(self, old: m.PlayerFrontier | None, new: m.PlayerFrontier) -> bool:
-        if new.player not in {p.name for p in self.mod.players}:
+        if not self._in_mod(player=new.player):
             return False
         self._player_change(new.player)["frontier"] = new.frontier
         return True
@@ -250,13 +268,14 @@ class _Extraction:
         return True
 
     def _owner_change(self, old: m.TerritoryOwner | None, new: m.TerritoryOwner) -> bool:
-        if new.owner == "Neutral" or new.territory not in {t.name for t in self.mod.territories}:
+        if new.owner == "Neutral" or not self._in_mod(territory=new.territory, player=new.owner):
             return False
         self._territory_change(new.territory)["owner"] = new.owner
         return True
 
     def _units_change(self, old: m.UnitPlacement | None, new: m.UnitPlacement) -> bool:
-        if new.quantity in (None, "0") or new.owner == "Neutral":
+        if new.quantity in (None, "0") or new.owner == "Neutral" or not self._in_mod(
+                territory=new.territory, player=new.owner, unit=new.unit_type):
             return False
         value = scalar(new.quantity) if new.hits_taken is None and new.unit_damage is None else \
             Flow((k, scalar(v)) for k, v in (("quantity", new.quantity), ("hitsTaken", new.hits_taken),
@@ -268,13 +287,15 @@ class _Extraction:
         return True
 
     def _resource_change(self, old: m.ResourceGiven | None, new: m.ResourceGiven) -> bool:
-        if new.quantity is None:
+        if new.quantity is None or not self._in_mod(player=new.player, resource=new.resource):
             return False
         self.change["resources"].setdefault(new.player, Flow())[new.resource] = scalar(new.quantity)
         return True
 
     def _relationship_change(self, old: m.Relationship, new: m.Relationship) -> bool:
         pair = {new.player1, new.player2}
+        if not self._in_mod(player=new.player1) or not self._in_mod(player=new.player2):
+            return False
         if sum(1 for r in self.base.initialize.relationships if {r.player1, r.player2} == pair) != 1:
             return False
         if old.round_value != new.round_value and new.round_value is None:
@@ -509,7 +530,7 @@ def _differences(applied: m.Game, mod: m.Game, shown: str) -> list[Diagnostic]:
 
 def extract_command(mod_xml: str, base: str, output: str) -> int:
     """`import MOD.xml --base BASE -o SPEC.yaml`: write the overlay; warnings when it is not exact."""
-    from .diagnostics import EXIT_OK
+    from .diagnostics import EXIT_ERRORS, EXIT_OK
     from .importer import import_xml_file
     from .pipeline import _load_base
     from .writer import write_file_atomically
@@ -523,4 +544,5 @@ def extract_command(mod_xml: str, base: str, output: str) -> int:
         print(diagnostic.format(), file=sys.stderr)
     written = write_file_atomically(out, text.encode("utf-8"))
     print(display_path(written))
-    return EXIT_OK
+    # The overlay is written even when a form could not say everything: the rest is the modder's start.
+    return EXIT_ERRORS if any(d.severity == "error" for d in problems) else EXIT_OK

@@ -23,8 +23,56 @@ from .spec import SpecReader, read_game
 
 # Sections the original remove: handles itself (with its own forms and cascades).
 _OWN_REMOVALS = ("connections", "territories", "attachments", "properties", "steps")
-REMOVE_KEYS = tuple(name for name in SECTION_BY_NAME if name not in _OWN_REMOVALS)
+REMOVE_KEYS = tuple(name for name in SECTION_BY_NAME if name not in _OWN_REMOVALS) + ("parts",)
 PLACE_KEYS = tuple(SECTION_BY_NAME)
+def _holder(attr: str):
+    return lambda game: getattr(game, attr)
+
+
+def _inside(holder: str, attr: str):
+    return lambda game: getattr(getattr(game, holder), attr) if getattr(game, holder) is not None else None
+
+
+# Parts of a game that may be absent altogether (no element at all, not an empty one): where they are
+# (full-game form names), and which entry sections they hold.
+OPTIONAL_PARTS = {
+    "variables": (_holder("variables"), ("variables",)),
+    "resources": (_holder("resources"), ("resources",)),
+    "units": (_holder("units"), ("units",)),
+    "relationshipTypes": (_holder("relationship_types"), ("relationshipTypes",)),
+    "territoryEffects": (_holder("territory_effects"), ("territoryEffects",)),
+    "sequence": (_holder("steps"), ("steps",)),
+    "production": (_holder("production"), ("productionRules", "repairRules", "repairFrontiers", "frontiers",
+                                           "playerProduction", "playerRepair")),
+    "technology": (_holder("technology"), ("technologies", "playerTech")),
+    "technologies": (_inside("technology", "technologies"), ("technologies",)),
+    "attachments": (_holder("attachments"), ("attachments",)),
+    "initialize": (_holder("initialize"), ("owners", "unitPlacements", "heldUnits", "startingResources",
+                                           "relationships")),
+    "owners": (_inside("initialize", "owners"), ("owners",)),
+    "unitPlacements": (_inside("initialize", "units"), ("unitPlacements",)),
+    "startingResources": (_inside("initialize", "resources"), ("startingResources",)),
+    "relationships": (_inside("initialize", "relationships"), ("relationships",)),
+    "properties": (_holder("properties"), ("properties",)),
+}
+
+
+def remove_parts(r: SpecReader, game: m.Game, data, pos: Position) -> None:
+    """`remove: {parts: [technology, ...]}`: those parts of the game go altogether, element and all."""
+    for name, npos in r.names(data, "remove parts", pos):
+        if name not in OPTIONAL_PARTS:
+            r.error("TG030", f"'{name}' is not a part of a game that can be removed", npos,
+                    closest(name, OPTIONAL_PARTS) or "parts: " + ", ".join(OPTIONAL_PARTS))
+            continue
+        holder = {"technologies": game.technology, "owners": game.initialize, "unitPlacements": game.initialize,
+                  "startingResources": game.initialize, "relationships": game.initialize}.get(name, game)
+        attr = {"sequence": "steps", "relationshipTypes": "relationship_types",
+                "territoryEffects": "territory_effects", "unitPlacements": "units",
+                "startingResources": "resources"}.get(name, name)
+        if holder is not None:
+            setattr(holder, attr, None)
+
+
 # Top-level settings `replace:` sets; their full-game form is a single value (or {minimumVersion}).
 SETTING_KEYS = ("doctype", "loader", "triplea", "diceSides", "offset", "legacySpelling")
 
@@ -76,6 +124,9 @@ def _keys(r: SpecReader, section: Section, data, pos: Position):
 
 
 def remove_entries(r: SpecReader, game: m.Game, name: str, data, pos: Position) -> None:
+    if name == "parts":
+        remove_parts(r, game, data, pos)
+        return
     section = SECTION_BY_NAME[name]
     items = section.get(game) or []
     ids = identities(items, section.key)
