@@ -96,7 +96,11 @@ class _Extraction:
         new_groups = self._groups(section, section.get(self.mod))
         for key, new in new_groups.items():
             old = old_groups.get(key, [])
-            if old == new or self._cascaded(section, new[0]) and not old:
+            if self._cascaded(section, new[0]):
+                for item in new:  # kept in the mod, though its territory goes: back after the cascade
+                    self._add(self.added, section, item)
+                continue
+            if old == new:
                 continue
             if len(old) == 1 and len(new) == 1 and section.name != "connections":
                 if not self._readable_change(section, old[0], new[0]):
@@ -324,7 +328,8 @@ class _Extraction:
     def overlay(self, header: dict) -> dict:
         data: dict = {"mod": header}
         if self.removals:
-            data["remove"] = {name: values for name, values in self.removals.items()}
+            data["remove"] = {name: FlowList(values) if all(isinstance(v, str) for v in values) else values
+                              for name, values in self.removals.items()}
         replaced = dict(self.settings)
         replaced.update(_fragment_data(self.replaced))
         if replaced:
