@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 import sys
 import os
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 
 from . import model as m
@@ -22,6 +22,7 @@ from .overlay import read_mod, rules_priced_by_cost, set_options
 from .overlay_edit import OPTIONAL_PARTS, place_entries
 from .spec import SpecReader
 from .yamlform import Flow, FlowList, dump_data, game_to_data, scalar
+from .yamlio import LocatedDict, LocatedList
 
 OVERLAY_NOTE = (
     "# A mod in triplea-gen's overlay form: its base game plus the difference, extracted by\n"
@@ -52,6 +53,8 @@ class _Extraction:
         self.settings: dict = {}
         self.change: dict[str, dict | list] = defaultdict(dict)
         self.removed_territories: set[str] = set()
+        self._base_identities: dict[str, list[tuple]] = {}
+        self.mod_attachment_counts = Counter((a.name, a.attach_to) for a in mod.attachments or [])
         self.mod_names = {name: {item.key(entry)[0] for entry in item.get(mod) or []} for name, item in
                           SECTION_BY_NAME.items() if name in ("territories", "players", "units", "resources")}
 
@@ -149,7 +152,7 @@ class _Extraction:
                 territory=old[0].territory, player=old[0].owner, unit=old[0].unit_type):
             self._initial_units(old[0])[old[0].unit_type] = 0
         else:
-            ids = identities(section.get(self.base), section.key)
+            ids = self._base_identities.setdefault(section.name, identities(section.get(self.base), section.key))
             wanted = {id(item) for item in kept}
             self.removals[section.name] += [identity_data(section, identity) for identity, item in
                                             zip(ids, section.get(self.base)) if id(item) in wanted]
@@ -197,7 +200,7 @@ class _Extraction:
     def _attachment_change(self, old: m.Attachment, new: m.Attachment) -> bool:
         if (old.java_class, old.type, old.foreach) != (new.java_class, new.type, new.foreach):
             return False
-        if sum(1 for a in self.mod.attachments or [] if (a.name, a.attach_to) == (old.name, old.attach_to)) > 1:
+        if self.mod_attachment_counts[(old.name, old.attach_to)] > 1:
             return False
         old_values, new_values = _option_lists(old.options), _option_lists(new.options)
         edits = {name: values for name, values in new_values.items() if old_values.get(name) != values}
@@ -492,21 +495,31 @@ def base_reference(base_path: Path, named, output: Path):
     return Path(os.path.relpath(base_path, output.resolve().parent)).as_posix()
 
 
+def located(data, pos: Position):
+    """Plain overlay data as the spec readers take it from a YAML file, every position at pos: what is
+    applied here is what the text says (scalar() values read back as themselves), without parsing it."""
+    if isinstance(data, dict):
+        result = LocatedDict((key, located(value, pos)) for key, value in data.items())
+    elif isinstance(data, list):
+        result = LocatedList(located(value, pos) for value in data)
+    else:
+        return data
+    result.pos = pos
+    return result
+
+
 def extract(base: m.Game, mod: m.Game, base_ref, output: Path) -> tuple[str, list[Diagnostic]]:
     """The overlay's text, and warnings when it could not say the mod exactly (base is consumed)."""
-    from .yamlio import load_yaml_text
-
     extraction = _Extraction(base, mod)
     extraction.run()
     header = {"name": mod.info.name, "version": _value(mod.info.version), "base": base_ref}
     header = {k: v for k, v in header.items() if v is not None}
     data = extraction.overlay(header)
     shown = display_path(output)
-    text = OVERLAY_NOTE + dump_data(data)
     collector = Collector()
-    applied, _ = read_mod(load_yaml_text(text, shown), shown, output.resolve().parent, collector, lambda _: base)
+    where = Position(shown, 1, 1)
+    applied, _ = read_mod(located(data, where), shown, output.resolve().parent, collector, lambda _: base)
     place = {}
-    problems = list(collector.diagnostics)
     for section in SECTIONS:
         current = identities(section.get(applied) or [], section.key)
         target = identities(section.get(mod) or [], section.key)
@@ -515,11 +528,8 @@ def extract(base: m.Game, mod: m.Game, base_ref, output: Path) -> tuple[str, lis
             place[section.name] = groups
     if place:
         data["place"] = place
-        text = OVERLAY_NOTE + dump_data(data)  # the text above plus place: at its end, so positions still hold
-        final = load_yaml_text(text, shown)
-        place_entries(SpecReader(shown, collector), applied, final["place"], final.position_of("place"))
-        problems = list(collector.diagnostics)
-    return text, problems + _differences(applied, mod, shown)
+        place_entries(SpecReader(shown, collector), applied, located(place, where), where)
+    return OVERLAY_NOTE + dump_data(data), list(collector.diagnostics) + _differences(applied, mod, shown)
 
 
 def _differences(applied: m.Game, mod: m.Game, shown: str) -> list[Diagnostic]:

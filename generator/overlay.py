@@ -6,6 +6,7 @@
     change:  units / territories / players / properties / attachments, by name, and the set-up:
              alliances / frontiers / steps / initialUnits / resources / relationships (overlay_setup)
     remove:  connections / territories / attachments / properties / steps, by name
+    replace: / place: / remove: of any section by key: generator.overlay_edit
 
 Every name a mod uses must exist in the base (or be added by it); a wrong name is
 an error at its YAML line with the closest existing name as a hint."""

@@ -104,10 +104,12 @@ def show_identity(identity: tuple) -> str:
     return text + (f" (#{occurrence + 1})" if occurrence else "")
 
 
-def _lookup(r: SpecReader, section: Section, ids: list[tuple], identity: tuple, pos: Position) -> int | None:
-    try:
-        return ids.index(identity)
-    except ValueError:
+def _lookup(r: SpecReader, section: Section, ids: dict[tuple, int], identity: tuple, pos: Position) -> int | None:
+    """Where the entry is (ids: identity -> index); reports a name the game lacks."""
+    index = ids.get(identity)
+    if index is not None:
+        return index
+    else:
         shown = [show_identity(i) for i in ids]
         r.error("TG051", f"the game has no {section.words} {show_identity(identity)}", pos,
                 closest(show_identity(identity), shown) or f"check the {section.words}'s name")
@@ -129,7 +131,7 @@ def remove_entries(r: SpecReader, game: m.Game, name: str, data, pos: Position) 
         return
     section = SECTION_BY_NAME[name]
     items = section.get(game) or []
-    ids = identities(items, section.key)
+    ids = _positions(items, section)
     dropped = set()
     for identity, ipos in _keys(r, section, data, pos):
         index = _lookup(r, section, ids, identity, ipos)
@@ -151,7 +153,7 @@ def replace_entries(r: SpecReader, game: m.Game, data, pos: Position) -> None:
         if not new_items:
             continue
         items = list(section.get(game) or [])
-        ids = identities(items, section.key)
+        ids = _positions(items, section)
         for identity, item in zip(identities(new_items, section.key), new_items):
             index = _lookup(r, section, ids, identity, item.pos if hasattr(item, "pos") and item.pos else pos)
             if index is not None:
@@ -181,7 +183,7 @@ def place_entries(r: SpecReader, game: m.Game, data, pos: Position) -> None:
     for name in (sections or {}):
         section = SECTION_BY_NAME[name]
         items = section.get(game) or []
-        ids = identities(items, section.key)  # fixed before any move, so a number means the same entry throughout
+        ids = _positions(items, section)  # fixed before any move, so a number means the same entry throughout
         by_id = dict(zip(ids, items))
         order = list(ids)
         groups = r.sequence(sections[name], f"place {name}", sections.position_of(name))
@@ -191,7 +193,12 @@ def place_entries(r: SpecReader, game: m.Game, data, pos: Position) -> None:
         section.set(game, [by_id[identity] for identity in order])
 
 
-def _place_group(r: SpecReader, section: Section, group, pos: Position, ids: list[tuple], order: list[tuple]) -> None:
+def _positions(items, section: Section) -> dict[tuple, int]:
+    return {identity: index for index, identity in enumerate(identities(items, section.key))}
+
+
+def _place_group(r: SpecReader, section: Section, group, pos: Position, ids: dict[tuple, int],
+                 order: list[tuple]) -> None:
     edit = r.mapping(group, f"a place of {section.name}", pos, ("after", "before", "at", "move"))
     if edit is None:
         return
@@ -210,7 +217,8 @@ def _place_group(r: SpecReader, section: Section, group, pos: Position, ids: lis
             moved.append(identity)
     anchor_key = anchors[0]
     anchor_pos = edit.position_of(anchor_key)
-    remaining = [identity for identity in order if identity not in moved]
+    moving = set(moved)
+    remaining = [identity for identity in order if identity not in moving]
     if anchor_key == "at":
         where = r.text(edit["at"], "at", anchor_pos)
         if where not in ("start", "end"):
@@ -221,7 +229,7 @@ def _place_group(r: SpecReader, section: Section, group, pos: Position, ids: lis
         anchor = read_identity(r, section, edit[anchor_key], anchor_pos)
         if anchor is None or _lookup(r, section, ids, anchor, anchor_pos) is None:
             return
-        if anchor in moved:
+        if anchor in moving:
             r.error("TG081", f"{section.words} {show_identity(anchor)} is both moved and the place to move to",
                     anchor_pos, "anchor the move at an entry that stays where it is")
             return
