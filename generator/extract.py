@@ -53,6 +53,9 @@ class _Extraction:
         self.settings: dict = {}
         self.change: dict[str, dict | list] = defaultdict(dict)
         self.removed_territories: set[str] = set()
+        self.new_steps: set[str] = set()
+        self.new_players = [p.name for p in mod.players if p.name not in {q.name for q in base.players}]
+        self.player_setups: dict[str, m.Game] = {}  # a new player's whole setup, in one add: fragment
         self._base_identities: dict[str, list[tuple]] = {}
         self.mod_attachment_counts = Counter((a.name, a.attach_to) for a in mod.attachments or [])
         self.mod_names = {name: {item.key(entry)[0] for entry in item.get(mod) or []} for name, item in
@@ -75,6 +78,28 @@ class _Extraction:
                 self._section(section)
         if gone:
             self.removals["parts"] = gone
+        self._step_insertions()
+
+    def _step_insertions(self) -> None:
+        """New steps as `change: steps:` insertions next to the step they follow in the mod."""
+        steps = self.mod.steps or []
+        insertions, index = [], 0
+        while index < len(steps):
+            if steps[index].name not in self.new_steps:
+                index += 1
+                continue
+            start = index
+            while index < len(steps) and steps[index].name in self.new_steps:
+                index += 1
+            if start == 0 and index == len(steps):
+                for step in steps:  # nothing to anchor at: every step is new
+                    self._add(self.added, SECTION_BY_NAME["steps"], step)
+                return
+            anchor = {"after": steps[start - 1].name} if start else {"before": steps[index].name}
+            run = m.Game(doctype="game.dtd", steps=steps[start:index])
+            insertions.append(dict(anchor, add=game_to_data(run)["sequence"]))
+        if insertions:
+            self.change["steps"] = insertions
 
     def _settings(self) -> None:
         base, mod = self.base, self.mod
@@ -112,11 +137,30 @@ class _Extraction:
             if old:
                 self._remove_all(section, old)
             for item in new:
-                if not (len(new) == 1 and not old and self._readable_add(section, item)):
+                new_player = self._new_player_of(section, item)
+                if section.name == "steps" and len(new) == 1 and not old:
+                    self.new_steps.add(item.name)
+                elif new_player is not None:
+                    self._add(self.player_setups.setdefault(new_player, m.Game(doctype="game.dtd")), section, item)
+                elif not (len(new) == 1 and not old and self._readable_add(section, item)):
                     self._add(self.added, section, item)
         for key, old in old_groups.items():
             if key not in new_groups:
                 self._remove_all(section, old)
+
+    def _new_player_of(self, section: Section, item) -> str | None:
+        """The new player an added entry sets up (its player, alliance, frontier, attachments, ...)."""
+        if not self.new_players:
+            return None
+        players = {"players": lambda: [item.name], "alliances": lambda: [item.player],
+                   "playerProduction": lambda: [item.player], "playerRepair": lambda: [item.player],
+                   "playerTech": lambda: [item.player], "attachments": lambda: [item.attach_to],
+                   "owners": lambda: [item.owner], "unitPlacements": lambda: [item.owner],
+                   "heldUnits": lambda: [item.player], "startingResources": lambda: [item.player],
+                   "relationships": lambda: [item.player1, item.player2]}.get(section.name)
+        if players is None:
+            return None
+        return next((p for p in players() if p in self.new_players), None)
 
     def _cascaded(self, section: Section, item) -> bool:
         """Removing a territory also removes its connections, territory attachments, owner and units."""
@@ -337,12 +381,14 @@ class _Extraction:
         replaced.update(_fragment_data(self.replaced))
         if replaced:
             data["replace"] = replaced
-        added = _fragment_data(self.added)
-        if added:
-            data["add"] = added
+        fragments = [_fragment_data(self.added)] + [_fragment_data(self.player_setups[p]) for p in self.new_players
+                                                     if p in self.player_setups]
+        fragments = [fragment for fragment in fragments if fragment]
+        if fragments:
+            data["add"] = fragments[0] if len(fragments) == 1 else fragments
         change = {key: value for key, value in self.change.items() if value}
         if change:
-            data["change"] = {key: _flow_values(value) for key, value in change.items()}
+            data["change"] = {key: value if key == "steps" else _flow_values(value) for key, value in change.items()}
         return data
 
 
@@ -490,6 +536,15 @@ def check_base_chain(base_path: Path, output: Path) -> None:
 
 
 def base_reference(base_path: Path, named, output: Path):
+    """{map, game} when the base is a game of a map folder that base: finds by name, else a relative path."""
+    from .basegame import find_base
+
+    if named is None and base_path.suffix == ".xml" and base_path.parent.name == "games":
+        folder = base_path.parent.parent
+        folder = folder.parent if folder.name == "map" else folder
+        found, _ = find_base(folder.name, base_path.name, output.resolve().parent)
+        if found is not None and found.resolve() == base_path.resolve():
+            named = {"map": folder.name, "game": base_path.name}
     if named is not None:
         return Flow(named)
     return Path(os.path.relpath(base_path, output.resolve().parent)).as_posix()

@@ -131,6 +131,8 @@ def _exact_forms(fragment: dict) -> dict:
     remove = {"type": ["object", "null"], "description": "entries by key, per section; parts: whole parts",
               "properties": {name: keys for name in overlay_edit.REMOVE_KEYS}}
     return {"replace": replace, "remove": remove,
+            "add": {"anyOf": [fragment, {"type": "array", "items": fragment}],
+                    "description": "a fragment in the full-game form, or a list of them (added in turn)"},
             "place": _object(overlay_edit.PLACE_KEYS, {name: place for name in overlay_edit.PLACE_KEYS},
                              "where entries go: {after|before: KEY, move: [KEY, ...]} or {at: start, move: [...]}")}
 

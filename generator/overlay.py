@@ -67,7 +67,10 @@ def apply_changes(r: SpecReader, game: m.Game, sections: dict, position_of) -> N
     if "replace" in sections:
         replace_entries(r, game, sections["replace"], position_of("replace"))
     if "add" in sections:
-        add_fragment(game, read_game(sections["add"], r.source, r.collector, "add", partial=True))
+        # a list of fragments: each added in turn (import --base groups a new player's whole setup in one)
+        added = sections["add"]
+        for fragment in added if isinstance(added, list) else [added]:
+            add_fragment(game, read_game(fragment, r.source, r.collector, "add", partial=True))
     if "change" in sections:
         overlay.change(sections["change"], position_of("change"))
     if "place" in sections:

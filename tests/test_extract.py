@@ -81,7 +81,9 @@ CASES = [
                          'javaClass="games.strategy.triplea.delegate.TechnologyDelegate" display="Research"/>')],
      "class: TechnologyDelegate"),
     ("step-added", [(STEP, STEP + '      <step name="germansTech" delegate="purchase" player="Germans"/>\n')],
-     "- {after: germansPlace, move: [germansTech]}"),
+     "steps:\n  - after: germansPlace\n    add:\n    - {name: germansTech, delegate: purchase, player: Germans}"),
+    ("step-added-first", [('      <step name="gameInitDelegate"', '      <step name="prelude" delegate="initDelegate"/>\n'
+                           '      <step name="gameInitDelegate"')], "- before: gameInitDelegate"),
     ("step-removed", [('      <step name="britishPurchase" delegate="purchase" player="British"/>\n', '')],
      "steps: [britishPurchase]"),
     ("steps-reordered", [(STEP, ''), ('      <step name="germansCombatMove"', STEP + '      <step name="germansCombatMove"')],
