@@ -149,7 +149,7 @@ def build_schema() -> dict:
                  "description": "{map: folder in downloadedMaps, game: file.xml}, or a path"},
         "macros": {"type": "string", "description": "a folder of your own macro templates"}})
     mod_sections = {key: {"type": ["object", "null"]} for key in overlay.MOD_KEYS}
-    mod_sections.update(mod=header, add=fragment, rules=full["rules"], **_exact_forms(fragment))
+    mod_sections.update(mod=header, rules=full["rules"], **_exact_forms(fragment))
     mod = {"type": "object", "additionalProperties": False, "required": ["mod"], "properties": mod_sections}
     return {
         "$schema": "http://json-schema.org/draft-07/schema#",

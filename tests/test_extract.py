@@ -3,14 +3,19 @@ for every kind of element added, removed or changed (small games of our own), an
 pair of related real games in ../shared."""
 from __future__ import annotations
 
+import functools
 import itertools
+import json
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 from canonical import canonical_file, first_difference
 from conftest import CORPUS_DIR, GLOBAL_GAMES_DIR, SHARED, SHARED_MISSING
 from generator.cli import main
+from generator.jsonschema import build_schema
+from generator.yamlio import load_yaml_file
 
 BASE = Path(__file__).parent / "fixtures" / "extract" / "base.xml"
 
@@ -34,7 +39,15 @@ def extract_and_rebuild(base: Path, mod: Path, tmp_path: Path, capsys) -> str:
     (built,) = out.glob("*/map/games/*.xml")
     original, rebuilt = canonical_file(mod), canonical_file(built)
     assert original == rebuilt, first_difference(original, rebuilt)
+    # what editors are told about the spec language accepts what import --base writes
+    problems = [e.message for e in editor_schema().iter_errors(json.loads(json.dumps(load_yaml_file(spec))))]
+    assert not problems, problems[:3]
     return spec.read_text(encoding="utf-8")
+
+
+@functools.cache
+def editor_schema():
+    return jsonschema.Draft7Validator(build_schema())
 
 
 TERRITORY = '    <territory name="North Sea" water="true"/>\n'
@@ -167,6 +180,8 @@ CASES = [
     ("notes-changed", [('<value>Base notes.</value>', '<value>Mod notes.</value>')], "notes: {text: Mod notes.}"),
 ]
 
+EDITS = {case_id: edits for case_id, edits, _ in CASES}
+
 
 @pytest.mark.parametrize("edits, said", [pytest.param(e, s, id=i) for i, e, s in CASES])
 def test_each_kind_of_difference_extracts_and_builds_back(edits, said, tmp_path, capsys):
@@ -184,7 +199,7 @@ def test_a_game_against_itself_is_an_empty_overlay(tmp_path, capsys):
 
 def test_the_same_input_gives_the_same_overlay(tmp_path, capsys):
     mod = tmp_path / "mod.xml"
-    mod.write_text(edited(BASE.read_text(encoding="utf-8"), CASES[5][1] + CASES[27][1]), encoding="utf-8")
+    mod.write_text(edited(BASE.read_text(encoding="utf-8"), EDITS["territory-added"] + EDITS["cost-changed"]), encoding="utf-8")
     (tmp_path / "a").mkdir(), (tmp_path / "b").mkdir()
     assert extract_and_rebuild(BASE, mod, tmp_path / "a", capsys) == extract_and_rebuild(BASE, mod, tmp_path / "b", capsys)
 
@@ -193,8 +208,8 @@ def test_a_mod_of_a_mod_chains_its_bases(tmp_path, capsys):
     """The base may itself be a mod spec: the new overlay names it and builds through it."""
     middle_xml, top_xml = tmp_path / "middle.xml", tmp_path / "top.xml"
     text = BASE.read_text(encoding="utf-8")
-    middle_xml.write_text(edited(text, CASES[27][1]), encoding="utf-8")
-    top_xml.write_text(edited(text, CASES[27][1] + CASES[16][1]), encoding="utf-8")
+    middle_xml.write_text(edited(text, EDITS["cost-changed"]), encoding="utf-8")
+    top_xml.write_text(edited(text, EDITS["cost-changed"] + EDITS["unit-added"]), encoding="utf-8")
     middle = tmp_path / "middle.yaml"
     assert main(["import", str(middle_xml), "--base", str(BASE), "-o", str(middle)]) == 0
     overlay = extract_and_rebuild(middle, top_xml, tmp_path, capsys)
@@ -273,3 +288,12 @@ def test_a_base_named_as_map_and_game_is_found_in_the_maps_folder(tmp_path, caps
     overlay = spec.read_text(encoding="utf-8")
     assert "base: {map: world_war_ii_global, game: ww2global40_2nd_edition.xml}" in overlay
     assert len(overlay.splitlines()) < 100  # the move-first variant differs in its turn order only
+
+
+def test_a_full_game_yaml_can_be_the_base(tmp_path, capsys):
+    base_yaml = tmp_path / "base.yaml"
+    assert main(["import", str(BASE), "-o", str(base_yaml)]) == 0
+    mod = tmp_path / "mod.xml"
+    mod.write_text(edited(BASE.read_text(encoding="utf-8"), EDITS["cost-changed"]), encoding="utf-8")
+    overlay = extract_and_rebuild(base_yaml, mod, tmp_path, capsys)
+    assert "base: ../base.yaml" in overlay and "armour: {cost: 5}" in overlay
