@@ -68,7 +68,8 @@ class _Extraction:
 
     def run(self) -> None:
         self._settings()
-        gone = [name for name, (get, _) in OPTIONAL_PARTS.items() if get(self.mod) is None and get(self.base) is not None]
+        gone = [name for name, (get, _) in OPTIONAL_PARTS.items()
+                if get(self.mod) is None and get(self.base) is not None]
         # the smallest parts that go: technology rather than technology and technologies
         gone = [name for name in gone if not any(name != outer and name in OPTIONAL_PARTS[outer][1]
                                                  and outer in gone for outer in gone)]
