@@ -54,7 +54,8 @@ TERRITORY = '    <territory name="North Sea" water="true"/>\n'
 STEP = '      <step name="germansPlace" delegate="place" player="Germans"/>\n'
 COMBAT_STEP = '      <step name="germansCombatMove"'
 FACTORY_STATS = ('    <attachment name="unitAttachment" attachTo="factory" '
-                 'javaClass="games.strategy.triplea.attachments.UnitAttachment" type="unitType">\n      <option name="isFactory" value="true"/>\n    </attachment>\n')
+                 'javaClass="games.strategy.triplea.attachments.UnitAttachment" type="unitType">\n'
+                 '      <option name="isFactory" value="true"/>\n    </attachment>\n')
 RUSSIAN_FRONTIER = '    <productionFrontier name="productionRussians">\n      <frontierRules name="buyInfantry"/>\n'
 INFANTRY_UNITS = '      <option name="movement" value="1"/>\n      <option name="attack" value="1"/>\n'
 
