@@ -3,7 +3,7 @@
     python3 tests/benchmarks/bench_extract.py [--runs 7]
 
 Whole processes, one warm-up run each, then RUNS rounds that run both commands in turn;
-medians. Pairs: Global 1940 Balanced (1.29 MB) from 2nd edition, and a 2.5 MB game made
+medians. Pairs: Global 1940 Balanced (1.29 MB) from 2nd edition, and a 2.4 MB game made
 in a temporary folder from Balanced by declaring each of its attachments a second time
 under a new name (nothing of it is kept), from 2nd edition. Also prints each overlay's
 line count against the full import's."""
@@ -51,7 +51,7 @@ def main() -> int:
         folder = Path(tmp)
         base = GAMES / "ww2global40_2nd_edition.xml"
         pairs = [("Global 1940 Balanced", GAMES / "ww2global40_balanced.xml"),
-                 ("2.5 MB game", doubled_attachments(GAMES / "ww2global40_balanced.xml", folder / "big.xml"))]
+                 ("Balanced, attachments twice", doubled_attachments(GAMES / "ww2global40_balanced.xml", folder / "big.xml"))]
         print("| game (size) | import | import --base 2nd edition | ratio | overlay lines / full import lines |")
         print("| --- | --- | --- | --- | --- |")
         for label, mod in pairs:
