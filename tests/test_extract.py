@@ -299,3 +299,10 @@ def test_a_full_game_yaml_can_be_the_base(tmp_path, capsys):
     mod.write_text(edited(BASE.read_text(encoding="utf-8"), EDITS["cost-changed"]), encoding="utf-8")
     overlay = extract_and_rebuild(base_yaml, mod, tmp_path, capsys)
     assert "base: ../base.yaml" in overlay and "armour: {cost: 5}" in overlay
+
+
+def test_a_missing_base_is_reported_and_nothing_is_written(tmp_path, capsys):
+    spec = tmp_path / "mod.yaml"
+    assert main(["import", str(BASE), "--base", str(tmp_path / "missing.xml"), "-o", str(spec)]) == 2
+    assert "error[TG001]" in capsys.readouterr().err
+    assert not spec.exists()
