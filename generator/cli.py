@@ -68,7 +68,7 @@ def build_parser(command: str | None = None):
 
 def _run_import(args) -> int:
     if args.base:
-        from .extract import extract_command
+        from .extract_cli import extract_command
 
         return extract_command(args.game_xml, args.base, args.output)
     from .commands import import_command
