@@ -127,6 +127,7 @@ class Matching:
     removed: list            # old entries the new version lacks
     added: list              # new entries the old version lacks, in the new order
     common: list[tuple]      # (old, new) pairs, in the new order
+    in_new_order: list[tuple]  # (old or None, new) for every new entry
 
     @property
     def changed(self) -> list[tuple]:
@@ -138,8 +139,9 @@ def match(old_items, new_items, key: Callable) -> Matching:
     new = keyed(new_items or [], key)
     return Matching([item for ident, item in old.items() if ident not in new],
                     [item for ident, item in new.items() if ident not in old],
-                    [(old[ident], item) for ident, item in new.items() if ident in old])
+                    [(old[ident], item) for ident, item in new.items() if ident in old],
+                    [(old.get(ident), item) for ident, item in new.items()])
 
 
-def match_section(section: Section, old: m.Game, new: m.Game) -> Matching:
-    return match(section.get(old), section.get(new), section.key)
+def match_section_lists(section: Section, old_items, new_items) -> Matching:
+    return match(old_items, new_items, section.key)
