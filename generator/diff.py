@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from . import model as m
+from .compare import SECTION_BY_NAME, match_section_lists
 
 SECTIONS = ("game", "players", "map", "units", "production", "technology", "turn order", "rules and triggers",
             "setup", "properties")
@@ -213,23 +214,10 @@ def _option_values(attachment: m.Attachment) -> dict[str, list[str]]:
     return values
 
 
-def _keyed_attachments(attachments: list[m.Attachment]) -> dict[tuple, m.Attachment]:
-    """Attachments by name, target and occurrence: real games repeat a name on the same target."""
-    seen: Counter = Counter()
-    keyed = {}
-    for attachment in attachments:
-        key = (attachment.name, attachment.attach_to)
-        keyed[key + (seen[key],)] = attachment
-        seen[key] += 1
-    return keyed
-
-
 def _diff_attachments(d: _Diff, old: list[m.Attachment], new: list[m.Attachment]) -> None:
-    before = _keyed_attachments(old)
-    after_keys = set()
-    for key, attachment in _keyed_attachments(new).items():
-        after_keys.add(key)
-        was = before.get(key)
+    # paired by name, target and occurrence: real games repeat a name on the same target
+    matching = match_section_lists(SECTION_BY_NAME["attachments"], old, new)
+    for was, attachment in matching.in_new_order:
         section = _section_of(attachment)
         if was is None:
             d.add(section, "added", f"new {_describe(attachment)}")
@@ -240,9 +228,8 @@ def _diff_attachments(d: _Diff, old: list[m.Attachment], new: list[m.Attachment]
             if a == b:
                 continue
             d.add(section, "changed", _option_change(attachment, option, a, b))
-    for key, attachment in before.items():
-        if key not in after_keys:
-            d.add(_section_of(attachment), "removed", f"{_describe(attachment)} removed")
+    for attachment in matching.removed:
+        d.add(_section_of(attachment), "removed", f"{_describe(attachment)} removed")
 
 
 def _section_of(attachment: m.Attachment) -> str:

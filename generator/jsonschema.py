@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from . import overlay, rules, spec
+from . import overlay, overlay_edit, rules, spec
 from .modfolder import assetspec
 from .macros import PARAM_TYPES, load_macros
 from .writer import write_file_atomically
@@ -148,6 +148,27 @@ def _rule_schema(macros) -> dict:
     return rule
 
 
+def _exact_forms(fragment: dict) -> dict:
+    """remove:/replace:/place: of any section (generator.overlay_edit)."""
+    key = {"anyOf": [SCALAR, {"type": "array"}, {"type": "object"}],
+           "description": "an entry's name, or [its key fields..., which one of several]"}
+    keys = {"type": "array", "items": key}
+    place = {"type": "array", "items": {
+        "type": "object", "additionalProperties": False, "required": ["move"],
+        "properties": {"after": key, "before": key, "at": {"enum": ["start", "end"]}, "move": keys}}}
+    replace = {"type": "object", "additionalProperties": False,
+               "properties": dict(fragment["properties"], **{k: {} for k in overlay_edit.SETTING_KEYS}),
+               "description": "entries in the full-game form, each replacing the entry with its key; "
+                              "settings (null removes one)"}
+    remove = {"type": ["object", "null"], "description": "entries by key, per section; parts: whole parts",
+              "properties": {name: keys for name in overlay_edit.REMOVE_KEYS}}
+    return {"replace": replace, "remove": remove,
+            "add": {"anyOf": [fragment, {"type": "array", "items": fragment}],
+                    "description": "a fragment in the full-game form, or a list of them (added in turn)"},
+            "place": _object(overlay_edit.PLACE_KEYS, {name: place for name in overlay_edit.PLACE_KEYS},
+                             "where entries go: {after|before: KEY, move: [KEY, ...]} or {at: start, move: [...]}")}
+
+
 def build_schema() -> dict:
     macros = load_macros()
     full = _full_game_properties()
@@ -160,7 +181,8 @@ def build_schema() -> dict:
                  "description": "{map: folder in downloadedMaps, game: file.xml}, or a path"},
         "macros": {"type": "string", "description": "a folder of your own macro templates"}})
     mod_sections = {key: {"type": ["object", "null"]} for key in overlay.MOD_KEYS}
-    mod_sections.update(mod=header, add=fragment, rules=full["rules"], assets=full["assets"], texts=full["texts"])
+    mod_sections.update(mod=header, rules=full["rules"], assets=full["assets"], texts=full["texts"],
+                        **_exact_forms(fragment))
     mod = {"type": "object", "additionalProperties": False, "required": ["mod"], "properties": mod_sections}
     return {
         "$schema": "http://json-schema.org/draft-07/schema#",
