@@ -42,6 +42,8 @@ def build_parser(command: str | None = None):
                        description="Convert any TripleA game XML into the full-game YAML form, losslessly.")
     p.add_argument("game_xml", help="the game XML to import")
     p.add_argument("-o", "--output", required=True, help="the YAML file to write")
+    p.add_argument("--base", help="write a mod of this base game (a game XML, a spec, or MAP/GAME.xml): "
+                                  "only the difference")
     p.set_defaults(run=_run_import)
 
     p = sub.add_parser("build", help="build a YAML spec into a game XML under OUTDIR",
@@ -65,6 +67,10 @@ def build_parser(command: str | None = None):
 
 
 def _run_import(args) -> int:
+    if args.base:
+        from .extract_cli import extract_command
+
+        return extract_command(args.game_xml, args.base, args.output)
     from .commands import import_command
 
     return import_command(args.game_xml, args.output)
@@ -96,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def run_command(argv: list[str]) -> int:
     """One command in this process."""
-    from .diagnostics import EXIT_INTERNAL, DiagnosticError
+    from .diagnostics import EXIT_INTERNAL, DiagnosticError, printable
 
     args = build_parser(argv[0] if argv else None).parse_args(argv)
     try:
@@ -113,7 +119,7 @@ def run_command(argv: list[str]) -> int:
     except Exception as err:  # the last line of defence: no traceback for users
         if os.environ.get("TRIPLEA_GEN_DEBUG"):
             raise
-        print(f"triplea-gen: internal error: {type(err).__name__}: {err}", file=sys.stderr)
+        print(f"triplea-gen: internal error: {type(err).__name__}: {printable(str(err))}", file=sys.stderr)
         print("  this is a bug in triplea-gen; please report it with the input that caused it "
               "(set TRIPLEA_GEN_DEBUG=1 for a traceback)", file=sys.stderr)
         return EXIT_INTERNAL

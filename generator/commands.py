@@ -10,7 +10,6 @@ from .importer import import_xml_file
 from .pipeline import CompiledGame, compile_spec
 from .writer import safe_name, write_file_atomically, write_outputs
 from .yamlform import dump_game
-from .yamlio import load_yaml_file
 
 
 def _print_warnings(diagnostics: list[Diagnostic]) -> None:
@@ -49,39 +48,21 @@ def output_files(compiled: CompiledGame) -> dict[str, bytes]:
     return {f"{map_name}/map/games/{game_name}.xml": compiled.xml_bytes}
 
 
-def notes_and_listing(compiled: CompiledGame, files: dict[str, bytes]) -> dict[str, bytes]:
-    """The game notes file next to the XML, and a map.yml that lists the game (the current engine
-    loads only listed games); for a mod, the base map's own games stay listed."""
+def notes_and_listing(compiled: CompiledGame, files: dict[str, bytes], outdir: str | None = None) -> dict[str, bytes]:
+    """The game notes file next to the XML, and what else the clients read for the game, merged
+    into the map folder (generator.modfolder): map.yml listing it beside every game already
+    there, and for a mod the colours, flags, unit images and texts its new content needs;
+    outdir is where an earlier build's files are merged with (None: the base map folder only)."""
+    from .modfolder import map_folder_additions
+
     xml_path = next(path for path in files if path.endswith(".xml") and "/games/" in path)
-    map_folder = xml_path.split("/", 1)[0]
     extra = {}
     if compiled.spec.rules:
         extra[xml_path[:-len(".xml")] + ".notes.html"] = compiled.game.property_value("notes").encode("utf-8")
-    listing = f"{map_folder}/map.yml"
-    if listing not in files:
-        extra[listing] = map_listing(compiled, map_folder, xml_path.rsplit("/", 1)[1]).encode("utf-8")
+    additions, warnings = map_folder_additions(compiled, files, outdir)
+    _print_warnings(warnings)
+    extra.update(additions)
     return extra
-
-
-def map_listing(compiled: CompiledGame, map_name: str, file_name: str) -> str:
-    games = []
-    base = compiled.spec.base_path
-    base_listing = base.parent.parent.parent / "map.yml" if base is not None else None
-    if base_listing is not None and base_listing.is_file():
-        data = load_yaml_file(base_listing)
-        if isinstance(data, dict):
-            map_name = str(data.get("map_name") or map_name)
-            games = [g for g in data.get("games") or [] if isinstance(g, dict) and g.get("file_name") != file_name]
-    games.append({"game_name": compiled.game.info.name or file_name, "file_name": file_name})
-    entries = "".join(f"- {{game_name: {_yaml_text(g.get('game_name'))}, file_name: {_yaml_text(g.get('file_name'))}}}\n"
-                      for g in games)
-    return f"map_name: {_yaml_text(map_name)}\ngames:\n{entries}"
-
-
-def _yaml_text(value) -> str:
-    import json
-
-    return json.dumps(str(value), ensure_ascii=False)  # a JSON string is a valid YAML scalar
 
 
 def check_compiled(compiled: CompiledGame, engine: str | None) -> list[Diagnostic]:
@@ -97,13 +78,33 @@ def check_compiled(compiled: CompiledGame, engine: str | None) -> list[Diagnosti
     return diagnostics
 
 
+def check_built_map_folder(compiled: CompiledGame, files: dict[str, bytes], outdir: str, engine: str | None,
+                           diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """What the desktop client will miss in the map folder the build writes into (raises on errors)."""
+    from .validate_mapfolder import build_map_folder, check_map_folder
+
+    target = engine or compiled.spec.engine
+    folder = build_map_folder(files, outdir, compiled.spec.base_path, target)
+    if folder is None:
+        return diagnostics
+    found = check_map_folder(compiled.tree.getroot(), folder, engine=target, position_of=compiled.position_of,
+                             game_file=compiled.game_file)
+    diagnostics = sorted(diagnostics + found, key=Diagnostic.sort_key)
+    if any(d.severity == "error" for d in found):
+        raise DiagnosticError(diagnostics, EXIT_ERRORS)
+    return diagnostics
+
+
 def build_spec(spec: str, outdir: str, engine: str | None = None,
                skip_validation: bool = False) -> tuple[CompiledGame, list[Path]]:
     """Compile, validate (warnings printed), write all or nothing; raises on errors."""
     compiled = compile_spec(spec)
-    _print_spec_warnings(compiled, compiled.warnings if skip_validation else check_compiled(compiled, engine))
+    diagnostics = compiled.warnings if skip_validation else check_compiled(compiled, engine)
     files = output_files(compiled)
-    files.update(notes_and_listing(compiled, files))
+    files.update(notes_and_listing(compiled, files, outdir))
+    if not skip_validation:
+        diagnostics = check_built_map_folder(compiled, files, outdir, engine, diagnostics)
+    _print_spec_warnings(compiled, diagnostics)
     return compiled, write_outputs(outdir, files)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Callable, NamedTuple
@@ -63,9 +64,9 @@ class Diagnostic:
     severity: str = "error"  # error | warning
 
     def format(self) -> str:
-        text = f"{self.position}: {self.severity}[{self.code}]: {self.message}"
+        text = f"{printable(str(self.position))}: {self.severity}[{self.code}]: {printable(self.message)}"
         if self.hint:
-            text += f"\n  hint: {self.hint}"
+            text += f"\n  hint: {printable(str(self.hint))}"
         return text
 
     def sort_key(self):
@@ -78,9 +79,33 @@ class Diagnostic:
             "col": self.position.col,
             "severity": self.severity,
             "code": self.code,
-            "message": self.message,
-            "hint": str(self.hint),
+            "message": shortened(self.message),
+            "hint": shortened(str(self.hint)),
         }
+
+
+MAX_SHOWN_CHARS = 1000
+# Control characters (C0, DEL, C1), line and paragraph separators and the bidirectional
+# overrides: in a message they could move the cursor, recolour or rewrite the terminal, forge
+# another diagnostic line, or show text in another order than it has.
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff]")
+
+
+def shortened(text: str) -> str:
+    """A text as a message shows it: a value of megabytes keeps its start and end."""
+    if len(text) <= MAX_SHOWN_CHARS:
+        return text
+    return f"{text[:700]}…[{len(text) - 900} characters left out]…{text[-200:]}"
+
+
+def printable(text: str) -> str:
+    """Text safe to print on a terminal: shortened, every control character shown as an escape."""
+    return _UNPRINTABLE.sub(_escape, shortened(text))
+
+
+def _escape(match: re.Match) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 class DiagnosticError(Exception):

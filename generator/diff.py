@@ -4,11 +4,13 @@ Canada", not an XML line diff."""
 from __future__ import annotations
 
 import os
+import re
 from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from . import model as m
+from .compare import SECTION_BY_NAME, match_section_lists
 
 SECTIONS = ("game", "players", "map", "units", "production", "technology", "turn order", "rules and triggers",
             "setup", "properties")
@@ -212,23 +214,10 @@ def _option_values(attachment: m.Attachment) -> dict[str, list[str]]:
     return values
 
 
-def _keyed_attachments(attachments: list[m.Attachment]) -> dict[tuple, m.Attachment]:
-    """Attachments by name, target and occurrence: real games repeat a name on the same target."""
-    seen: Counter = Counter()
-    keyed = {}
-    for attachment in attachments:
-        key = (attachment.name, attachment.attach_to)
-        keyed[key + (seen[key],)] = attachment
-        seen[key] += 1
-    return keyed
-
-
 def _diff_attachments(d: _Diff, old: list[m.Attachment], new: list[m.Attachment]) -> None:
-    before = _keyed_attachments(old)
-    after_keys = set()
-    for key, attachment in _keyed_attachments(new).items():
-        after_keys.add(key)
-        was = before.get(key)
+    # paired by name, target and occurrence: real games repeat a name on the same target
+    matching = match_section_lists(SECTION_BY_NAME["attachments"], old, new)
+    for was, attachment in matching.in_new_order:
         section = _section_of(attachment)
         if was is None:
             d.add(section, "added", f"new {_describe(attachment)}")
@@ -239,9 +228,8 @@ def _diff_attachments(d: _Diff, old: list[m.Attachment], new: list[m.Attachment]
             if a == b:
                 continue
             d.add(section, "changed", _option_change(attachment, option, a, b))
-    for key, attachment in before.items():
-        if key not in after_keys:
-            d.add(_section_of(attachment), "removed", f"{_describe(attachment)} removed")
+    for attachment in matching.removed:
+        d.add(_section_of(attachment), "removed", f"{_describe(attachment)} removed")
 
 
 def _section_of(attachment: m.Attachment) -> str:
@@ -335,17 +323,34 @@ def format_changes(changes: list[Change], fmt: str, old_label: str, new_label: s
 
         return json.dumps({"old": old_label, "new": new_label, "changes": [asdict(c) for c in changes]},
                           indent=2, ensure_ascii=False)
+    from .diagnostics import printable
+
+    shown = markdown_text if fmt == "markdown" else printable  # names come from the files: text, never markup
     lines = []
     if fmt == "markdown":
-        lines.append(f"### Changes from {old_label} to {new_label}")
+        lines.append(f"### Changes from {shown(old_label)} to {shown(new_label)}")
     for section in SECTIONS:
         entries = [c for c in changes if c.section == section]
         if not entries:
             continue
         if fmt == "markdown":
-            lines += ["", f"**{section.capitalize()}**", ""] + [f"- {c.text}" for c in entries]
+            lines += ["", f"**{section.capitalize()}**", ""] + [f"- {shown(c.text)}" for c in entries]
         else:
-            lines += [f"{section}:"] + [f"  {c.text}" for c in entries]
+            lines += [f"{section}:"] + [f"  {shown(c.text)}" for c in entries]
     if not changes:
         lines.append("no changes in game terms")
     return "\n".join(lines)
+
+
+# The characters that make markup inside a list item's text (links, emphasis, code, tables, strike);
+# '_' inside a word (triggerAttachment_Test) makes no emphasis, so names keep their look.
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*\[\]|~>]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))")
+
+
+def markdown_text(text: str) -> str:
+    """Text that Markdown shows as it is: its markup characters escaped, HTML made inert, and
+    everything on one line (a line break in a name would end the list item)."""
+    from .diagnostics import printable
+
+    text = printable(text).replace("&", "&amp;").replace("<", "&lt;")
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", text)

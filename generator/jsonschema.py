@@ -8,7 +8,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from . import overlay, rules, spec
+from . import overlay, overlay_edit, rules, spec
+from .modfolder import assetspec
 from .macros import PARAM_TYPES, load_macros
 from .writer import write_file_atomically
 
@@ -82,7 +83,34 @@ def _full_game_properties() -> dict:
                   "description": "content kept verbatim by import: {at, after, xml | text} or {at, attributes}"},
         "engine": {"enum": list(spec.ENGINES), "description": "the TripleA engine the build is checked for"},
         "rules": {"type": "array", "items": {"$ref": "#/definitions/rule"}},
+        "assets": _assets_schema(),
+        "texts": _texts_schema(),
     }
+
+
+def _picture(doc: str) -> dict:
+    return {"anyOf": [{"const": assetspec.DRAWN}, _object(assetspec.PICTURE_KEYS, {
+        "from": SCALAR, "mark": {"type": "string", "pattern": "^[A-Za-z0-9]{1,3}$"}})], "description": doc}
+
+
+def _assets_schema() -> dict:
+    player = _object(assetspec.ASSET_PLAYER_KEYS, {
+        "color": {"type": "string", "pattern": "^#?[0-9A-Fa-f]{6}$", "description": "RRGGBB for map.properties"},
+        "flag": _picture("drawn, or {from: PLAYER whose flag is recoloured, mark: letters}"),
+        "units": _picture("{from: PLAYER whose unit images are recoloured}, or drawn")})
+    unit = _object(assetspec.ASSET_UNIT_KEYS, {
+        "image": _picture("drawn, or {from: UNIT whose images are used, mark: letters of a badge}")})
+    return _object(assetspec.ASSET_KEYS, {"players": _keyed(player), "units": _keyed(unit)},
+                   "how new players and unit types look in the map folder")
+
+
+def _texts_schema() -> dict:
+    plain = {"type": "object", "additionalProperties": SCALAR}
+    suffixes = assetspec.ACTION_TEXT_SUFFIXES
+    action = {"type": "object", "additionalProperties": {
+        "anyOf": [SCALAR, _object(suffixes, {suffix: SCALAR for suffix in suffixes})]}}
+    return _object(assetspec.TEXT_KEYS, {"notifications": plain, "politics": action, "actions": action,
+                                         "objectives": plain}, "texts of the map folder's text files, by key")
 
 
 # JSON shapes of macro parameter types that are not single names or values.
@@ -120,19 +148,41 @@ def _rule_schema(macros) -> dict:
     return rule
 
 
+def _exact_forms(fragment: dict) -> dict:
+    """remove:/replace:/place: of any section (generator.overlay_edit)."""
+    key = {"anyOf": [SCALAR, {"type": "array"}, {"type": "object"}],
+           "description": "an entry's name, or [its key fields..., which one of several]"}
+    keys = {"type": "array", "items": key}
+    place = {"type": "array", "items": {
+        "type": "object", "additionalProperties": False, "required": ["move"],
+        "properties": {"after": key, "before": key, "at": {"enum": ["start", "end"]}, "move": keys}}}
+    replace = {"type": "object", "additionalProperties": False,
+               "properties": dict(fragment["properties"], **{k: {} for k in overlay_edit.SETTING_KEYS}),
+               "description": "entries in the full-game form, each replacing the entry with its key; "
+                              "settings (null removes one)"}
+    remove = {"type": ["object", "null"], "description": "entries by key, per section; parts: whole parts",
+              "properties": {name: keys for name in overlay_edit.REMOVE_KEYS}}
+    return {"replace": replace, "remove": remove,
+            "add": {"anyOf": [fragment, {"type": "array", "items": fragment}],
+                    "description": "a fragment in the full-game form, or a list of them (added in turn)"},
+            "place": _object(overlay_edit.PLACE_KEYS, {name: place for name in overlay_edit.PLACE_KEYS},
+                             "where entries go: {after|before: KEY, move: [KEY, ...]} or {at: start, move: [...]}")}
+
+
 def build_schema() -> dict:
     macros = load_macros()
     full = _full_game_properties()
     full_game = {"type": "object", "additionalProperties": False, "properties": full}
     fragment = {"type": "object", "additionalProperties": False,
-                "properties": {k: v for k, v in full.items() if k not in ("engine", "rules")}}
+                "properties": {k: v for k, v in full.items() if k not in ("engine", "rules", "assets", "texts")}}
     header = _object(overlay.HEADER_KEYS, {
         "name": {"type": "string"}, "version": SCALAR, "engine": {"enum": list(spec.ENGINES)},
         "base": {"anyOf": [{"type": "string"}, _object(("map", "game"))],
                  "description": "{map: folder in downloadedMaps, game: file.xml}, or a path"},
         "macros": {"type": "string", "description": "a folder of your own macro templates"}})
     mod_sections = {key: {"type": ["object", "null"]} for key in overlay.MOD_KEYS}
-    mod_sections.update(mod=header, add=fragment, rules=full["rules"])
+    mod_sections.update(mod=header, rules=full["rules"], assets=full["assets"], texts=full["texts"],
+                        **_exact_forms(fragment))
     mod = {"type": "object", "additionalProperties": False, "required": ["mod"], "properties": mod_sections}
     return {
         "$schema": "http://json-schema.org/draft-07/schema#",

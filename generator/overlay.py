@@ -6,6 +6,7 @@
     change:  units / territories / players / properties / attachments, by name, and the set-up:
              alliances / frontiers / steps / initialUnits / resources / relationships (overlay_setup)
     remove:  connections / territories / attachments / properties / steps, by name
+    replace: / place: / remove: of any section by key: generator.overlay_edit
 
 Every name a mod uses must exist in the base (or be added by it); a wrong name is
 an error at its YAML line with the closest existing name as a hint."""
@@ -16,10 +17,12 @@ from pathlib import Path
 from . import model as m
 from .basegame import find_base
 from .diagnostics import Collector, Position, closest
+from .overlay_edit import REMOVE_KEYS, place_entries, remove_entries, replace_entries
 from .overlay_setup import SETUP_KEYS, SetupChanges, apply_renames
 from .spec import SpecReader, read_game
 
-MOD_KEYS = ("mod", "rename", "add", "change", "remove", "rules")
+MOD_KEYS = ("mod", "rename", "add", "change", "remove", "rules", "replace", "place",
+            "assets", "texts")  # the last two: generator.modfolder
 HEADER_KEYS = ("name", "version", "base", "engine", "macros")
 
 
@@ -58,14 +61,21 @@ def read_mod(data, source: str, spec_dir: Path, collector: Collector, load_base)
 
 
 def apply_changes(r: SpecReader, game: m.Game, sections: dict, position_of) -> None:
-    """remove:, then add:, then change: (a mod's, or one rule's own)."""
+    """remove:, replace:, add:, change:, then place: (a mod's, or one rule's own)."""
     overlay = _Overlay(r, game)
     if "remove" in sections:
         overlay.remove(sections["remove"], position_of("remove"))
+    if "replace" in sections:
+        replace_entries(r, game, sections["replace"], position_of("replace"))
     if "add" in sections:
-        add_fragment(game, read_game(sections["add"], r.source, r.collector, "add", partial=True))
+        # a list of fragments: each added in turn (import --base groups a new player's whole setup in one)
+        added = sections["add"]
+        for fragment in added if isinstance(added, list) else [added]:
+            add_fragment(game, read_game(fragment, r.source, r.collector, "add", partial=True))
     if "change" in sections:
         overlay.change(sections["change"], position_of("change"))
+    if "place" in sections:
+        place_entries(r, game, sections["place"], position_of("place"))
 
 
 def add_fragment(game: m.Game, fragment: m.Game) -> None:
@@ -227,11 +237,7 @@ class _Overlay:
 
     def _change_cost(self, unit: str, cost, pos: Position) -> None:
         """`cost: 11` sets the PUs of every production rule that buys exactly one such unit."""
-        buying = [rule for rule in (self.game.production.rules if self.game.production else [])
-                  if [(a.item, a.quantity) for a in rule.results] == [(unit, "1")]]
-        # Tech variants such as buyCruiserShipyards keep their own, cheaper price: only the plain rule changes.
-        plain = [rule for rule in buying if _normalised(rule.name) == _normalised("buy" + unit)]
-        rules = plain or (buying if len(buying) == 1 else [])
+        rules, buying = rules_priced_by_cost(self.game.production.rules if self.game.production else [], unit)
         if buying and not rules:
             self.r.error("TG052", f"several production rules buy one '{unit}' and none is called buy{unit}", pos,
                          "change the rule you mean under change: production: (" +
@@ -321,7 +327,7 @@ class _Overlay:
     def remove(self, data, pos: Position) -> None:
         r = self.r
         keys = ("connections", "territories", "attachments", "properties", "steps")
-        section = r.mapping(data, "remove", pos, keys)
+        section = r.mapping(data, "remove", pos, keys + REMOVE_KEYS)
         if section is None:
             return
         at = section.position_of
@@ -350,6 +356,9 @@ class _Overlay:
             target = self.attachment(f.get("name") or "", f.get("attachTo") or "", apos)
             if target is not None:
                 game.attachments = [a for a in game.attachments if a is not target]
+        for name in REMOVE_KEYS:
+            if name in section:
+                remove_entries(r, game, name, section[name], at(name))
 
     def _remove_territory(self, name: str) -> None:
         game = self.game
@@ -363,6 +372,14 @@ class _Overlay:
                 init.owners = [o for o in init.owners if o.territory != name]
             if init.units is not None:
                 init.units = [u for u in init.units if u.territory != name]
+
+
+def rules_priced_by_cost(rules: list[m.ProductionRule], unit: str):
+    """(the rules `change: units: {UNIT: {cost: N}}` sets, every rule that buys exactly one UNIT)."""
+    buying = [rule for rule in rules if [(a.item, a.quantity) for a in rule.results] == [(unit, "1")]]
+    # Tech variants such as buyCruiserShipyards keep their own, cheaper price: only the plain rule changes.
+    plain = [rule for rule in buying if _normalised(rule.name) == _normalised("buy" + unit)]
+    return plain or (buying if len(buying) == 1 else []), buying
 
 
 def _normalised(name: str) -> str:

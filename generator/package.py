@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import re
+import stat
 import tempfile
 import zipfile
-from pathlib import Path
+import zlib
+from pathlib import Path, PurePosixPath
 
-from .diagnostics import Diagnostic, DiagnosticError, Position
+from .diagnostics import Diagnostic, DiagnosticError, Position, display_path
 from .progress import progress
 from .writer import check_relative, safe_name
 
@@ -28,30 +30,103 @@ def zip_folder(files: dict[str, bytes], target: Path) -> Path:
     return target
 
 
+# Bounds for unzipping: a real map (tiles included) is a few hundred MiB in a few thousand files,
+# and images and XML compress at most some tens to one; a zip bomb is far beyond each.
+MAX_UNZIPPED_BYTES = 1024 * 1024 * 1024
+MAX_ENTRY_BYTES = 512 * 1024 * 1024
+MAX_ENTRIES = 50_000
+MAX_RATIO = 200  # uncompressed / compressed, for entries over RATIO_FROM bytes
+RATIO_FROM = 1024 * 1024
+_CHUNK = 1024 * 1024
+
+
+def _unsafe_zip(code: str, message: str, archive_path: Path, hint: str) -> DiagnosticError:
+    return DiagnosticError([Diagnostic(code, message, Position(display_path(archive_path)), hint)])
+
+
+def _zip_entry_problem(info: zipfile.ZipInfo, archive_path: Path) -> DiagnosticError | None:
+    """Why one entry may not be unzipped, if it may not."""
+    name = info.filename
+    if name.startswith(("/", "\\")) or re.match(r"[A-Za-z]:", name) or ".." in re.split(r"[/\\]", name):
+        return _unsafe_zip("TG070", f"zip entry '{name}' would escape the target folder", archive_path,
+                           "this zip is unsafe; do not use it")
+    kind = stat.S_IFMT(info.external_attr >> 16) if info.create_system == 3 else 0  # 3: made on Unix
+    if kind and kind not in (stat.S_IFREG, stat.S_IFDIR):
+        what = "a symbolic link" if kind == stat.S_IFLNK else "not a regular file"
+        return _unsafe_zip("TG072", f"zip entry '{name}' is {what}; only files and folders are unzipped",
+                           archive_path, "this zip is unsafe; do not use it")
+    if info.file_size > MAX_ENTRY_BYTES or (
+            info.file_size > RATIO_FROM and info.file_size > MAX_RATIO * max(info.compress_size, 1)):
+        return _unsafe_zip("TG073", f"zip entry '{name}' unzips to {info.file_size} bytes from "
+                           f"{info.compress_size}; more than allowed", archive_path,
+                           f"at most {MAX_ENTRY_BYTES} bytes an entry, compressed at most {MAX_RATIO} to 1: "
+                           "is this a zip bomb?")
+    return None
+
+
 def safe_extract(archive_path: Path, destination: Path) -> list[Path]:
-    """Unzip, refusing any entry that would land outside destination (absolute, '..', drive letters)."""
-    written = []
-    with zipfile.ZipFile(archive_path) as archive:
-        for info in archive.infolist():
-            name = info.filename
-            if name.startswith(("/", "\\")) or re.match(r"[A-Za-z]:", name) or ".." in re.split(r"[/\\]", name):
-                raise DiagnosticError([Diagnostic("TG070", f"zip entry '{name}' would escape the target folder",
-                                                  Position(str(archive_path)), "this zip is unsafe; do not use it")])
-            target = destination.joinpath(*name.split("/"))
-            if info.is_dir():
-                continue
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(archive.read(info))
-            written.append(target)
-    return written
+    """Unzip all or nothing: every entry checked first (no escaping the destination, no links or
+    special files, sizes, entry count and compression ratio bounded against zip bombs), then
+    written like every output (staged, swapped in; no link under destination followed)."""
+    from .writer import write_outputs
+
+    archive_path = Path(archive_path)
+    try:
+        with zipfile.ZipFile(archive_path) as archive:
+            infos = archive.infolist()
+            if len(infos) > MAX_ENTRIES:
+                raise _unsafe_zip("TG073", f"the zip has {len(infos)} entries, more than the {MAX_ENTRIES} allowed",
+                                  archive_path, "is this a zip bomb?")
+            files, seen = {}, set()
+            for info in infos:
+                problem = _zip_entry_problem(info, archive_path)
+                if problem is not None:
+                    raise problem
+                if info.is_dir():
+                    continue
+                if PurePosixPath(info.filename) in seen:
+                    raise _unsafe_zip("TG072", f"zip entry '{info.filename}' is in the zip twice", archive_path,
+                                      "this zip is damaged or crafted; do not use it")
+                seen.add(PurePosixPath(info.filename))
+                files[info.filename] = _entry_writer(archive, info, archive_path)
+            total = sum(info.file_size for info in infos)
+            if total > MAX_UNZIPPED_BYTES:
+                raise _unsafe_zip("TG073", f"the zip unzips to {total} bytes, more than the {MAX_UNZIPPED_BYTES} "
+                                  "allowed", archive_path, "is this a zip bomb?")
+            return write_outputs(destination, files)
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, EOFError, zlib.error,
+            RuntimeError) as err:  # RuntimeError: an encrypted entry
+        raise _unsafe_zip("TG074", f"not a zip file, or a damaged one: {err}", archive_path,
+                          "download the file again") from None
+    except FileNotFoundError:
+        raise _unsafe_zip("TG001", "file not found", archive_path, "check the path") from None
+
+
+def _entry_writer(archive: zipfile.ZipFile, info: zipfile.ZipInfo, archive_path: Path):
+    """Copies one entry to a stream, stopping at its declared size (the header could lie)."""
+    def write(stream) -> None:
+        left = info.file_size
+        with archive.open(info) as entry:
+            while chunk := entry.read(min(_CHUNK, left + 1)):
+                left -= len(chunk)
+                if left < 0:
+                    raise _unsafe_zip("TG073", f"zip entry '{info.filename}' is larger than its header says",
+                                      archive_path, "this zip is damaged or crafted; do not use it")
+                stream.write(chunk)
+    return write
 
 
 def instructions(game_name: str, map_folder: str, xml_name: str, base: str | None) -> str:
     if base:
         where = (f"This is a mod of {base}. Install the map '{map_folder}' in TripleA first (Download Maps), then "
                  f"unzip this file into TripleA's downloadedMaps folder (on most systems ~/triplea/downloadedMaps), "
-                 f"letting it add games/{xml_name} (and its notes) to the map folder and replace map.yml, which "
-                 f"lists the map's own games plus this one.")
+                 f"over the map's folder '{map_folder}'. It deletes nothing: it adds games/{xml_name}, its notes and "
+                 f"the images of the mod's new players and units, and brings map.yml, map.properties and the text "
+                 f"files (notifications, politics, actions, objectives) with every entry the map's own files have "
+                 f"plus this game's.\n"
+                 f"If other mods were added to this map folder since it was downloaded, unzipping would replace "
+                 f"their entries in those merged files; build this mod into the map folder instead "
+                 f"(triplea-gen build SPEC -o ~/triplea/downloadedMaps), which merges with what is there.")
     else:
         where = ("Unzip this file into TripleA's downloadedMaps folder (on most systems ~/triplea/downloadedMaps); "
                  f"it creates the folder '{map_folder}'.")

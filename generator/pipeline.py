@@ -17,6 +17,8 @@ from . import model as m
 from .diagnostics import Collector, Diagnostic, DiagnosticError, Position, display_path
 from .extras import apply_extras
 from .importer import import_xml_bytes
+from .modfolder.assetspec import AssetSpec, check_asset_names, read_assets
+from .modfolder.texts import unused_text_warnings
 from .overlay import is_mod, read_mod
 from .render import render_game
 from .safexml import parse_xml_bytes, read_input
@@ -45,6 +47,13 @@ class CompiledGame:
     def warnings(self) -> list[Diagnostic]:
         return self.spec.warnings
 
+    @property
+    def game_file(self) -> str:
+        """The built XML's file name in the map folder's games/ (map.yml lists it)."""
+        from .writer import safe_name
+
+        return f"{safe_name(Path(self.spec_path).stem)}.xml"
+
     def position_of(self, element) -> Position:
         """The YAML position behind a rendered element (the nearest enclosing one that has one)."""
         while element is not None:
@@ -65,15 +74,19 @@ class LoadedSpec:
     rules: list[RuleRecord]
     engine: str  # the engine generation the build is checked for
     base_path: Path | None = None  # a mod's base game
+    assets: AssetSpec = field(default_factory=AssetSpec)  # its assets: and texts: sections
 
     @property
     def source(self) -> str:
         return display_path(self.path)
 
 
-def load_spec(spec_path: str | os.PathLike) -> LoadedSpec:
+MAX_BASE_DEPTH = 16  # mods of mods of mods...; a real chain is two or three long
+
+
+def load_spec(spec_path: str | os.PathLike, _mods_within: tuple[Path, ...] = ()) -> LoadedSpec:
     """Read and check a spec (a full game or a mod of a base game), expand its rules;
-    raises with every problem found."""
+    raises with every problem found. `_mods_within`: the mods whose base this spec is."""
     path = Path(spec_path)
     data = load_yaml_file(path)
     collector = Collector()
@@ -82,7 +95,9 @@ def load_spec(spec_path: str | os.PathLike) -> LoadedSpec:
     base_path = None
     reader = SpecReader(source, collector)
     if is_mod(data):
-        game, base_path = read_mod(data, source, spec_dir, collector, _load_base)
+        chain = _mods_within + (path.resolve(),)
+        game, base_path = read_mod(data, source, spec_dir, collector,
+                                   lambda base: _load_base(base, chain, _base_position(data, source)))
         header = data["mod"] if isinstance(data["mod"], dict) else {}
         engine_value, engine_pos = header.get("engine"), reader.pos(header)
         macros = header.get("macros")
@@ -99,8 +114,12 @@ def load_spec(spec_path: str | os.PathLike) -> LoadedSpec:
     records = []
     if isinstance(data, dict) and "rules" in data and not collector.has_errors:
         records = expand_rules(data["rules"], game, source, spec_dir, collector, macro_dirs)
+    assets = read_assets(data, source, collector)
+    if not collector.has_errors:
+        check_asset_names(assets, game, source, collector)
+        collector.diagnostics += unused_text_warnings(game, assets, source)
     collector.raise_if_errors()
-    return LoadedSpec(path, game, collector.diagnostics, records, engine, base_path)
+    return LoadedSpec(path, game, collector.diagnostics, records, engine, base_path, assets)
 
 
 def load_game(spec_path: str | os.PathLike) -> tuple[m.Game, list[Diagnostic]]:
@@ -108,9 +127,22 @@ def load_game(spec_path: str | os.PathLike) -> tuple[m.Game, list[Diagnostic]]:
     return loaded.game, loaded.warnings
 
 
-def _load_base(path: Path) -> m.Game:
+def _base_position(data, source: str) -> Position:
+    header = data.get("mod")
+    return header.position_of("base") if isinstance(header, dict) and hasattr(header, "position_of") \
+        else Position(source)
+
+
+def _load_base(path: Path, chain: tuple[Path, ...], base_pos: Position) -> m.Game:
+    """A mod's base game; `chain` holds the mods being read, the last one naming this base at base_pos."""
     if path.suffix in (".yaml", ".yml"):
-        return load_spec(path).game  # not kept: a YAML base has inputs of its own (its base, macros)
+        if path.resolve() in chain or len(chain) >= MAX_BASE_DEPTH:
+            names = " -> ".join(display_path(p) for p in chain + (path,))
+            problem = ("a mod cannot be its own base, not even through other mods" if path.resolve() in chain
+                       else f"mods based on mods more than {MAX_BASE_DEPTH} deep")
+            raise DiagnosticError([Diagnostic("TG055", f"{problem}: {names}", base_pos,
+                                              "base a mod on a full game (a game XML or a full-game YAML)")])
+        return load_spec(path, chain).game  # not kept: a YAML base has inputs of its own (its base, macros)
     shown = display_path(path)
     return basecache.load(path, shown, lambda: read_input(path), lambda data: import_xml_bytes(data, shown)[0])
 

@@ -19,6 +19,7 @@ TOP_LEVEL_KEYS = (
     "units", "relationshipTypes", "territoryEffects", "delegates", "sequence", "offset", "production",
     "technology", "legacySpelling", "attachments", "initialize", "properties", "extra",
     "engine", "rules",  # read by the pipeline: the target engine, and rules expanded by generator.rules
+    "assets", "texts",  # the map folder's images and texts (generator.modfolder)
 )
 ENGINES = ("1.9", "current")
 

@@ -22,6 +22,8 @@ from .catalog import load_catalog, normalise_engine
 from .catalog.grammar import is_bool, java_int
 from .diagnostics import Collector, Diagnostic, LazyHint, Position, closest, display_path
 from .schema import check_schema
+from .validate_mapfolder import CODES as MAP_FOLDER_CODES
+from .validate_mapfolder import MapFolder, check_map_folder, engine_assets_folder, read_map_file
 from .validate_attachments import Attachment, AttachmentChecks
 from .validate_structure import StructureChecks
 
@@ -80,6 +82,7 @@ CODES = {
     "TG182": ("error", "1.9: editable property without exactly one type marker"),
     "TG183": ("warning", "attribute the game XML does not have (the engines ignore it)"),
     "TG190": ("error", "bad variable or foreach expression"),
+    **MAP_FOLDER_CODES,
 }
 
 _KIND_CODES = {"unit": "TG122", "territory": "TG120", "resource": "TG123", "player": "TG121",
@@ -95,8 +98,11 @@ _NUMBERS = re.compile(r"[0-9]+")
 
 
 def validate_tree(tree: etree._ElementTree, *, engine: str = "current", source: str,
-                  position_of=None, map_dir=None) -> list[Diagnostic]:
-    """Every problem of the game in `tree` for `engine`, sorted by position."""
+                  position_of=None, map_dir=None, game_file: str | None = None,
+                  map_folder: MapFolder | None = None) -> list[Diagnostic]:
+    """Every problem of the game in `tree` for `engine`, sorted by position. With a map folder
+    (map_dir, or map_folder as a build assembles it) also what the desktop client needs from it;
+    game_file is the XML's file name there, which map.yml must list."""
     engine = normalise_engine(engine)
     if position_of is None:
         def position_of(element):
@@ -104,6 +110,11 @@ def validate_tree(tree: etree._ElementTree, *, engine: str = "current", source: 
     found = check_schema(tree, source=source, position_of=position_of)
     checker = _GameChecker(tree.getroot(), engine, position_of, map_dir)
     checker.run()
+    if map_folder is None and map_dir is not None:
+        map_folder = MapFolder.at(map_dir, engine_assets_folder(engine))
+    if map_folder is not None:
+        checker.out.diagnostics.extend(check_map_folder(tree.getroot(), map_folder, engine=engine,
+                                                        position_of=position_of, game_file=game_file))
     # copies of a foreach template can repeat a report word for word
     unique = dict.fromkeys(found + checker.out.diagnostics)
     return sorted(unique, key=Diagnostic.sort_key)
@@ -113,7 +124,8 @@ def validate_file(path: str | os.PathLike, *, engine: str = "current", map_dir=N
     from .safexml import parse_xml_file
 
     tree = parse_xml_file(path)
-    return validate_tree(tree, engine=engine, source=display_path(path), map_dir=map_dir)
+    return validate_tree(tree, engine=engine, source=display_path(path), map_dir=map_dir,
+                         game_file=Path(path).name)
 
 
 class _GameChecker(AttachmentChecks, StructureChecks):
@@ -144,7 +156,6 @@ class _GameChecker(AttachmentChecks, StructureChecks):
         self.capitals: set[str] = set()
         self.conditions: dict[str, etree._Element] = {}  # RulesAttachment name -> element
         self.mentioned: set[str] = set()
-        self.message_keys: list[tuple[str, str, etree._Element]] = []  # (option, key, element)
         self.game_property_uses: list[tuple[str, etree._Element]] = []
         self.option_cache: dict[tuple[str, str], tuple] = {}
 
@@ -617,56 +628,11 @@ class _GameChecker(AttachmentChecks, StructureChecks):
 
     def check_map_folder(self):
         mentioned = self.mentioned
-        objectives = _read_map_file(self.map_dir, "objectives.properties") if self.map_dir else None
+        objectives = read_map_file(self.map_dir, "objectives.properties") if self.map_dir else None
         if objectives:
             mentioned = mentioned | set(_CONDITION_NAME_IN_TEXT.findall(objectives))
         for name, element in self.conditions.items():
             if name not in mentioned:
                 self.warning("TG160", f"condition '{name}' is never used", element,
                              "reference it from a trigger's conditions, or remove it")
-        if not self.map_dir or not self.message_keys:
-            return
-        text = _read_map_file(self.map_dir, "notifications.properties")
-        keys = _property_keys(text or "")
-        for option, key, element in self.message_keys:
-            if key not in keys:
-                effect = "nothing happens" if option == "victory" else "no message is shown"
-                self.warning("TG170", f"{option} key '{key}' is not in notifications.properties; {effect}",
-                             element, closest(key, keys) or "add the key to the map's notifications.properties")
 
-
-def _read_map_file(map_dir, name: str) -> str | None:
-    """A text file of the map folder; map_dir may be the folder holding it or its parent."""
-    for folder in (Path(map_dir), Path(map_dir) / "map"):
-        path = folder / name
-        if path.is_file():
-            return path.read_text(encoding="utf-8", errors="replace")
-    return None
-
-
-def _property_keys(text: str) -> set[str]:
-    """Keys of a Java .properties file (continuation lines and escapes kept simple)."""
-    keys = set()
-    continued = False
-    for raw in text.splitlines():
-        line = raw.strip()
-        if continued:
-            continued = line.endswith("\\")
-            continue
-        continued = line.endswith("\\")
-        if not line or line[0] in "#!":
-            continue
-        key = []
-        escaped = False
-        for char in line:
-            if escaped:
-                key.append(char)
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char in "=:" or char.isspace():
-                break
-            else:
-                key.append(char)
-        keys.add("".join(key))
-    return keys

@@ -339,8 +339,6 @@ class AttachmentChecks:
                 self.unit_hit_points[attachment.attach_to] = int(full)
             elif name == "isTwoHit":
                 self.unit_hit_points[attachment.attach_to] = 2 if full.lower() == "true" else 1
-        elif name in ("notification", "victory") and cls.name == "TriggerAttachment":
-            self.message_keys.append((name, full, element))
         elif name == "gameProperty":
             self.game_property_uses.append((full, element))
 

@@ -19,7 +19,8 @@ def register(subparsers) -> None:
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output format")
     parser.add_argument("--strict", action="store_true", help="treat warnings as errors for the exit status")
     parser.add_argument("--map-dir", metavar="DIR",
-                        help="the map folder, to check notification keys and objectives.properties")
+                        help="the map folder: also check what the desktop client reads from it (geometry, "
+                             "map.yml, colours, flags, unit images, texts) for the engine")
     parser.set_defaults(run=run_validate)
 
 
@@ -34,7 +35,8 @@ def run_validate(args) -> int:
 
         compiled = compile_spec(path)
         diagnostics = validate_tree(compiled.tree, engine=args.engine, source=source,
-                                    position_of=compiled.position_of, map_dir=args.map_dir)
+                                    position_of=compiled.position_of, map_dir=args.map_dir,
+                                    game_file=compiled.game_file)
         diagnostics = sorted(compiled.warnings + diagnostics, key=Diagnostic.sort_key)
     else:
         diagnostics = validate_file(path, engine=args.engine, map_dir=args.map_dir)

@@ -12,7 +12,7 @@ import re
 from lxml import etree
 
 from .diagnostics import closest
-from .schema import SCHEMA_PATH
+from .schema import schema_document
 
 # Attributes 1.9's game.dtd declares as ID: one namespace for all of them, values must be XML names.
 _DTD_IDS = {"resource": "name", "unit": "name", "relationshipType": "name", "player": "name",
@@ -32,7 +32,7 @@ _XS = "{http://www.w3.org/2001/XMLSchema}"
 def declared_attributes() -> dict[str, frozenset[str]]:
     """The attributes game.xsd declares for each element name (the union over its declarations;
     elements kept only to be skipped, type "skipped", declare none)."""
-    schema = etree.parse(str(SCHEMA_PATH)).getroot()
+    schema = schema_document().getroot()
     named_types = {t.get("name"): t for t in schema.iter(f"{_XS}complexType") if t.get("name")}
     table: dict[str, set[str]] = {}
     for element in schema.iter(f"{_XS}element"):

@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from .diagnostics import DiagnosticError, display_path
+from .diagnostics import DiagnosticError, display_path, printable
 from .macros import RULES_DIR
 
 
@@ -48,6 +48,9 @@ def _build_once(spec: Path, outdir: str, base: Path | None) -> Path | None:
         for diagnostic in err.diagnostics:
             print(diagnostic.format(), file=sys.stderr)
         status = f"failed with {len(err.diagnostics)} problem(s)"
+    except Exception as err:  # a bug must not end the session; output is kept
+        print(f"triplea-gen: internal error: {type(err).__name__}: {printable(str(err))}", file=sys.stderr)
+        status = "failed with an internal error (a bug in triplea-gen; please report it)"
     print(f"[watch] {status} in {(time.perf_counter() - started) * 1000:.0f} ms; watching for changes",
           flush=True)
     return base

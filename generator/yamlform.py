@@ -321,6 +321,12 @@ def _delegate(d: m.Delegate) -> Flow:
     return data
 
 
+def dump_data(data) -> str:
+    """YAML text of plain data built from scalar(), Flow and FlowList, as import writes it."""
+    return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, default_flow_style=False,
+                     width=4096)
+
+
 def dump_game(game: m.Game) -> str:
     text = yaml.dump(game_to_data(game), Dumper=_Dumper, sort_keys=False, allow_unicode=True,
                      default_flow_style=False, width=4096)

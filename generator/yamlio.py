@@ -87,45 +87,119 @@ def _mark_position(source: str, mark) -> Position:
     return Position(source, mark.line + 1, mark.column + 1)
 
 
+_MERGE_TAG = "tag:yaml.org,2002:merge"
+# YAML 1.1 types a spec has no use for: an ordered map or pair list is a list of tuples, a set a
+# mapping of nulls, binary is bytes. Each would reach code that expects mappings, lists and text.
+_REFUSED_TAGS = {
+    "tag:yaml.org,2002:omap": "!!omap", "tag:yaml.org,2002:pairs": "!!pairs", "tag:yaml.org,2002:set": "!!set",
+    "tag:yaml.org,2002:binary": "!!binary", "tag:yaml.org,2002:timestamp": "!!timestamp",
+}
+MAX_NUMBER_CHARS = 100  # no game number comes near; 5,000 digits is more than Python converts to text
+
+
 class _Loader(_BaseLoader):
     source = "<yaml>"
 
     def construct_yaml_map(self, node):
+        self._require_kind(node, yaml.MappingNode)
         data = LocatedDict()
         data._mark, data._source = node.start_mark, self.source
         key_marks = data._key_marks
         yield data
-        first_seen = {}
-        for key_node, _ in node.value:
-            if key_node.tag == "tag:yaml.org,2002:merge" or not isinstance(key_node, yaml.ScalarNode):
-                continue  # keys brought in by `<<: *anchor` may be overridden on purpose
-            if key_node.value in first_seen:
-                first = first_seen[key_node.value]
-                raise _located("TG021", f"duplicate key '{key_node.value}' (first at line {first.line + 1})",
-                               self.source, key_node.start_mark,
-                               "each key may appear once in a mapping; remove or rename one")
-            first_seen[key_node.value] = key_node.start_mark
-        self.flatten_mapping(node)
+        merged: dict = {}  # key -> (value, key mark, the mapping it came from, the `<<` key node)
+        explicit: dict = {}  # key -> its key node
         for key_node, value_node in node.value:
+            if key_node.tag == _MERGE_TAG:
+                self._merge_into(merged, key_node, value_node)
+                continue
             key = self.construct_object(key_node, deep=True)
             try:
                 hash(key)
             except TypeError:
                 raise _located("TG022", "a mapping key must be a plain value", self.source, key_node.start_mark,
                                "quote the key") from None
+            if key in explicit:
+                raise _duplicate(self.source, key_node, explicit[key])
+            explicit[key] = key_node
             data[key] = self.construct_object(value_node, deep=True)
             key_marks[key] = key_node.start_mark
+        for key, (value, mark, _, _) in merged.items():
+            if key not in explicit:  # a key written in the mapping overrides what `<<:` brings in
+                data[key] = value
+                key_marks[key] = mark
+
+    def _merge_into(self, merged: dict, merge_node, value_node) -> None:
+        """The keys `<<: *a` or `<<: [*a, *b]` bring in; one key from two mappings is refused
+        (YAML would keep one of them silently)."""
+        sources = value_node.value if isinstance(value_node, yaml.SequenceNode) else [value_node]
+        for source in sources:
+            if not isinstance(source, yaml.MappingNode):
+                raise _located("TG031", "'<<:' merges a mapping or a list of mappings", self.source,
+                               source.start_mark, "write '<<: *anchor' where the anchor names a mapping")
+            mapping = self.construct_object(source, deep=True)
+            for key, value in mapping.items():
+                mark = mapping._key_marks.get(key, source.start_mark)
+                if key in merged and merged[key][2] is not source:
+                    first = merged[key][1]
+                    raise _located("TG021", f"duplicate key '{key}' brought in twice by '<<:' (from line "
+                                   f"{first.line + 1} and line {mark.line + 1})", self.source,
+                                   merge_node.start_mark, "write the key in this mapping to say which value "
+                                   "holds, or merge only one of the mappings")
+                merged[key] = (value, mark, source, merge_node)
+
+    def construct_object(self, node, deep=False):
+        try:
+            return super().construct_object(node, deep)
+        except (ValueError, KeyError, TypeError, OverflowError):  # a value its explicit tag cannot read
+            tag = node.tag.replace("tag:yaml.org,2002:", "!!")
+            shown = node.value if isinstance(node, yaml.ScalarNode) else f"a {node.id}"
+            raise _located("TG024", f"'{shown}' cannot be read as {tag}", self.source, node.start_mark,
+                           "remove the tag, or write a value of its type") from None
+
+    def construct_yaml_int(self, node):
+        if len(node.value) > MAX_NUMBER_CHARS:
+            raise _located("TG025", f"a number of {len(node.value)} characters; at most {MAX_NUMBER_CHARS} are "
+                           "allowed", self.source, node.start_mark, "no game value is that large; quote it if it "
+                           "is meant as text")
+        return super().construct_yaml_int(node)
 
     def construct_yaml_seq(self, node):
+        self._require_kind(node, yaml.SequenceNode)
         data = LocatedList()
         data._mark, data._source = node.start_mark, self.source
         data._item_marks = [item.start_mark for item in node.value]
         yield data
         data.extend(self.construct_object(item, deep=True) for item in node.value)
 
+    def _require_kind(self, node, kind) -> None:
+        if not isinstance(node, kind):  # `!!seq` or `!!map` written on something else
+            tag = node.tag.replace("tag:yaml.org,2002:", "!!")
+            raise _located("TG024", f"the YAML tag {tag} on a {node.id}", self.source, node.start_mark,
+                           "remove the tag")
+
+    def refuse_tag(self, node):
+        tag = _REFUSED_TAGS.get(node.tag, node.tag)
+        raise _located("TG024", f"the YAML tag {tag} is not allowed in a spec", self.source, node.start_mark,
+                       "remove the tag: a spec holds plain mappings, lists, text, numbers and booleans")
+
+
+def _duplicate(source: str, key_node, first_node) -> DiagnosticError:
+    text, first_text = _key_text(key_node), _key_text(first_node)
+    same = "" if text == first_text else f", which YAML reads as the same key as '{first_text}'"
+    return _located("TG021", f"duplicate key '{text}'{same} (first at line {first_node.start_mark.line + 1})",
+                    source, key_node.start_mark, "each key may appear once in a mapping; remove or rename one"
+                    + ("" if text == first_text else " (quote keys such as yes, on, 0x1 to keep them text)"))
+
+
+def _key_text(node) -> str:
+    return node.value if isinstance(node, yaml.ScalarNode) else f"({node.id})"
+
 
 _Loader.add_constructor("tag:yaml.org,2002:map", _Loader.construct_yaml_map)
 _Loader.add_constructor("tag:yaml.org,2002:seq", _Loader.construct_yaml_seq)
+_Loader.add_constructor("tag:yaml.org,2002:int", _Loader.construct_yaml_int)
+for _tag in (*_REFUSED_TAGS, None):  # None: any tag the loader does not know (!foo, !!python/...)
+    _Loader.add_constructor(_tag, _Loader.refuse_tag)
 
 
 def _located(code: str, message: str, source: str, mark, hint: str) -> DiagnosticError:
@@ -154,6 +228,13 @@ def _expanded_size(node, memo: dict, budget: int) -> int:
     return total
 
 
+def line_breaks(text: str) -> int:
+    """Every line break YAML knows: LF, CR, CR LF (one break), NEL, LS and PS. A file with bare
+    CR breaks has as many lines to YAML as one with LF."""
+    return (text.count("\n") + text.count("\r") - text.count("\r\n") + text.count("\x85")
+            + text.count("\u2028") + text.count("\u2029"))
+
+
 def load_yaml_text(text: str | bytes, shown: str):
     """Parse one YAML document; every refusal is a located diagnostic."""
     if isinstance(text, bytes):
@@ -166,7 +247,7 @@ def load_yaml_text(text: str | bytes, shown: str):
     if "\x00" in text:
         raise DiagnosticError([Diagnostic("TG020", "file contains NUL bytes; not a YAML text", Position(shown, 1, 1),
                                           "is this a binary file?")])
-    items = text.count("\n") + text.count(",")
+    items = line_breaks(text) + text.count(",")
     if items > MAX_SPEC_ITEMS:
         raise DiagnosticError([Diagnostic(
             "TG002", f"spec has {items} lines and list items, more than the {MAX_SPEC_ITEMS} allowed; refused",
@@ -192,6 +273,13 @@ def load_yaml_text(text: str | bytes, shown: str):
                        f"{err.context_mark.column + 1})"
         raise _located("TG020", f"YAML syntax error: {message}", shown, mark,
                        "fix the YAML at this position (indentation, a missing ':' or an unclosed quote?)") from None
+    except yaml.reader.ReaderError as err:  # a character YAML does not allow: located at it
+        before = text[:err.position]
+        line = line_breaks(before) + 1
+        col = err.position - max(before.rfind(c) for c in "\n\r\x85\u2028\u2029")
+        raise DiagnosticError([Diagnostic(
+            "TG020", f"a character YAML does not allow in a spec: U+{err.character:04X}", Position(shown, line, col),
+            "remove it, or write it as an escape in a double-quoted string (\"\\e\" for ESC)")]) from None
     except yaml.YAMLError as err:
         raise DiagnosticError([Diagnostic("TG020", f"YAML error: {err}", Position(shown, 1, 1),
                                           "fix the YAML syntax")]) from None

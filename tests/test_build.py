@@ -63,7 +63,7 @@ def test_default_example_layout_and_content(tmp_path: Path, capsys):
     printed = {Path(line).relative_to(tmp_path).as_posix() for line in capsys.readouterr().out.splitlines()}
     # The whole map folder the desktop client reads, not just the game XML.
     for part in ("map/games/frontier_1939.xml", "map.yml", "map/polygons.txt", "map/centers.txt", "map/place.txt",
-                 "map/map.properties", "map/baseTiles/0_0.png", "map/flags/Russians_small.png",
+                 "map/map.properties", "map/objectives.properties", "map/notifications.properties", "map/baseTiles/0_0.png", "map/flags/Russians_small.png",
                  "map/units/Italians/infantry.png"):
         assert f"frontier_1939/{part}" in printed, part
     listing = yaml.safe_load((tmp_path / "frontier_1939" / "map.yml").read_text())

@@ -84,7 +84,7 @@ def test_a_build_on_the_server_equals_a_build_in_its_own_process(server_env: dic
     assert on_server.stdout == alone.stdout.replace(f"{tmp_path / 'b'}", f"{tmp_path / 'a'}")
     assert on_server.stderr == alone.stderr
     assert snapshot(tmp_path / "a") == snapshot(tmp_path / "b")
-    assert len(snapshot(tmp_path / "a")) == 2
+    assert len(snapshot(tmp_path / "a")) == 3  # the game, its objectives file, map.yml
 
 
 def test_bad_input_on_the_server_gives_the_same_messages_and_writes_nothing(server_env: dict, tmp_path: Path,

@@ -9,13 +9,13 @@ from pathlib import Path
 
 from lxml import etree
 
-from conftest import REPO, build_game
+from conftest import PLAIN_GAME, REPO, build_game
 from generator import model as m
 from generator.cli import main
 from generator.pipeline import load_spec
 from generator.rules import _substitute, order_attachments
 
-FRONTIER = REPO / "rules_yaml" / "frontier_1939.yaml"
+FRONTIER = PLAIN_GAME  # without its generated map: a rename must not have to redraw it
 RULES_BASE = REPO / "tests" / "golden" / "rules" / "base.yaml"
 
 
@@ -232,7 +232,7 @@ def test_notes_list_every_rule_and_mark_what_is_not_enforced(tmp_path):
     assert 'bgcolor="#fff2cc"' in r2 and "<b>PARTLY ENFORCED</b>: play by honour" in r2
     assert "<i>The engine applies it in every round of the battle.</i>" in r2
     assert 'bgcolor="#f4cccc"' in r3 and "<b>NOT ENFORCED</b>: play by honour" in r3
-    assert "default images" in r4  # what the new_power macro tells players
+    assert "derived from the base map" in r4  # what the new_power macro tells players
     honour = html.split("<h3>Play by honour</h3>")[1]
     assert "<b>R2</b> (partly enforced)" in honour and "<b>R3</b> (not enforced)" in honour
     assert "R1" not in honour and "R4" not in honour
@@ -262,7 +262,7 @@ def test_report_json(tmp_path, capsys, monkeypatch):
     assert r1["generated"] == ["objectiveAttachment_R1"]
     assert r2["generated"] == ["unitAttachment@armour"] and r2["note"].startswith("The engine applies")
     assert (r3["status"], r3["macro"], r3["generated"]) == ("notes", None, [])
-    assert any("default images" in detail for detail in r4["details"])
+    assert any("derived from the base map" in detail for detail in r4["details"])
 
 
 def test_report_of_a_broken_spec_exits_2(tmp_path, capsys, monkeypatch):

@@ -118,9 +118,12 @@ def _package_g40_mod(tmp_path, capsys, monkeypatch) -> Path:
         assert sorted(z.namelist()) == [
             "world_war_ii_global/cheap_cruisers.README.txt", "world_war_ii_global/map.yml",
             "world_war_ii_global/map/games/cheap_cruisers.notes.html",
-            "world_war_ii_global/map/games/cheap_cruisers.xml"]
+            "world_war_ii_global/map/games/cheap_cruisers.xml",
+            "world_war_ii_global/map/objectives.properties"]  # the Objectives tab lists CC-1 for this game
         listing = z.read("world_war_ii_global/map.yml").decode()
+        objectives = z.read("world_war_ii_global/map/objectives.properties").decode("latin-1")
     assert "ww2global40_2nd_edition.xml" in listing and "cheap_cruisers.xml" in listing
+    assert "Cheap_Cruisers.Germans;objectiveAttachment_" in objectives
     post = (tmp_path / "dist" / "cheap_cruisers-1.1.forum.md").read_text()
     assert post.splitlines()[0] == "# Cheap Cruisers 1.1"
     assert "- **CC-1** Germany earns 2 PUs while it holds Poland. _(enforced)_" in post

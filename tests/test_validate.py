@@ -545,7 +545,8 @@ def test_objectives_file_counts_as_a_use_of_conditions(tmp_path: Path):
     (tmp_path / "objectives.properties").write_text(
         "Fixture.Blues;conditionAttachmentShownOnly=Blues hold on\n", encoding="utf-8")
     assert [d.code for d in validate_text(text)] == ["TG160"]
-    assert validate_text(text, map_dir=tmp_path) == []
+    # (the folder holds nothing else, so the map-folder checks of validate_mapfolder report the rest)
+    assert not [d for d in validate_text(text, map_dir=tmp_path) if d.code == "TG160"]
 
 
 # ---------------------------------------------------------------- command line

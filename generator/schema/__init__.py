@@ -21,7 +21,7 @@ SCHEMA_CODE = "TG100"
 MAX_STRAY_ATTRIBUTES = 8
 
 
-def _schema_document() -> etree._ElementTree:
+def schema_document() -> etree._ElementTree:
     # Our own file, read like any other: no DTD, entity or network access.
     parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
     return etree.parse(str(SCHEMA_PATH), parser)
@@ -29,13 +29,13 @@ def _schema_document() -> etree._ElementTree:
 
 @functools.cache
 def _lxml_schema() -> etree.XMLSchema:
-    return etree.XMLSchema(_schema_document())
+    return etree.XMLSchema(schema_document())
 
 
 @functools.cache
 def _element_names() -> frozenset[str]:
     xsd = "{http://www.w3.org/2001/XMLSchema}element"
-    return frozenset(e.get("name") for e in _schema_document().iter(xsd) if e.get("name"))
+    return frozenset(e.get("name") for e in schema_document().iter(xsd) if e.get("name"))
 
 
 @functools.cache

@@ -1,0 +1,78 @@
+"""What reaches the terminal: names and values from a spec or game file are shown with control
+characters escaped (a key could otherwise recolour, clear or rewrite the terminal, or forge
+another diagnostic line), a huge value is shortened, and `diff --format markdown` shows names as
+text, never as markup."""
+from __future__ import annotations
+
+import re
+
+from conftest import PLAIN_GAME
+from generator.cli import main
+
+EXAMPLE = PLAIN_GAME  # line numbers and texts of Frontier 1939 without its map
+EXAMPLE_TEXT = EXAMPLE.read_text(encoding="utf-8")
+UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def _build(tmp_path, capsys, text: str) -> tuple[int, str]:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(text, encoding="utf-8")
+    status = main(["build", str(spec), "-o", str(tmp_path / "out")])
+    return status, capsys.readouterr().err
+
+
+def test_escape_sequences_in_a_key_are_shown_escaped(tmp_path, capsys):
+    hostile = "\\e]0;pwned\\a\\e[2J\\e[31mloader\\u202e"  # YAML escapes: ESC, BEL, RLO
+    assert "\nloader:" in EXAMPLE_TEXT
+    status, err = _build(tmp_path, capsys, EXAMPLE_TEXT.replace("\nloader:", f'\n"{hostile}":', 1))
+    assert status == 2
+    assert "error[TG030]" in err
+    assert not UNPRINTABLE.search(err), repr(err)
+    assert "\\x1b[2J" in err and "\\u202e" in err
+
+
+def test_a_line_break_in_a_name_cannot_forge_a_diagnostic_line(tmp_path, capsys):
+    forged = "spec.yaml:1:1: error[TG000]: all good"
+    status, err = _build(tmp_path, capsys, EXAMPLE_TEXT.replace("\nloader:", f'\n"x\\n{forged}":', 1))
+    assert status == 2
+    assert not any(line.startswith(forged) for line in err.splitlines()), err
+
+
+def test_a_huge_value_is_shortened_in_the_message(tmp_path, capsys):
+    value = "x" * 5_000_000
+    status, err = _build(tmp_path, capsys, EXAMPLE_TEXT.replace("\nloader:", f"\nengine: {value}\nloader:", 1))
+    assert status == 2 and "error[TG033]" in err
+    assert len(err) < 5000, len(err)
+    assert "characters left out" in err
+
+
+def test_diff_markdown_shows_names_as_text(tmp_path, capsys):
+    old = tmp_path / "old.yaml"
+    old.write_text(EXAMPLE_TEXT, encoding="utf-8")
+    hostile = "[click](http://evil.example) <img src=x onerror=alert(1)> *bold* `code` | x"
+    mod = tmp_path / "mod.yaml"
+    mod.write_text(f"mod: {{name: M, version: '2', base: {old.name}}}\n"
+                   f"add:\n  units: ['{hostile}']\n  attachments:\n"
+                   f"    - {{name: unitAttachment, attachTo: '{hostile}', class: UnitAttachment, type: unitType, "
+                   "options: {movement: 1, attack: 1, defense: 1}}\n", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["diff", str(old), str(mod), "--format", "markdown"]) == 0
+    out = capsys.readouterr().out
+    (line,) = [line for line in out.splitlines() if "new unit type" in line]
+    assert "<img" not in line and "](" not in line.replace("\\](", "") and "\\*bold\\*" in line
+    assert "\\[click\\]" in line and "\\`code\\`" in line and "\\|" in line
+
+
+def test_diff_text_escapes_control_characters(tmp_path, capsys):
+    old = tmp_path / "old.yaml"
+    old.write_text(EXAMPLE_TEXT, encoding="utf-8")
+    mod = tmp_path / "mod.yaml"
+    mod.write_text(f"mod: {{name: M, version: '2', base: {old.name}}}\n"
+                   'add:\n  units: ["\\x9b2J\\u202etank"]\n  attachments:\n'  # 8-bit CSI, RLO: XML holds them
+                   '    - {name: unitAttachment, attachTo: "\\x9b2J\\u202etank", class: UnitAttachment, '
+                   "type: unitType, options: {movement: 1, attack: 1, defense: 1}}\n", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["diff", str(old), str(mod)]) == 0
+    out = capsys.readouterr().out
+    assert "new unit type \\x9b2J\\u202etank" in out
+    assert not UNPRINTABLE.search(out), repr(out)
