@@ -81,14 +81,14 @@ def base_reference(base_path: Path, named, output: Path):
 def extract_command(mod_xml: str, base: str, output: str) -> int:
     """`import MOD.xml --base BASE -o SPEC.yaml`: write the overlay; warnings when it is not exact."""
     from .importer import import_xml_file
-    from .pipeline import _load_base
+    from .pipeline import load_base_game
     from .writer import write_file_atomically
 
     out = Path(output)
     base_path, named = resolve_base(base)
     check_base_chain(base_path, out)
     mod, warnings = import_xml_file(mod_xml)
-    text, problems = extract(_load_base(base_path), mod, base_reference(base_path, named, out), out)
+    text, problems = extract(load_base_game(base_path), mod, base_reference(base_path, named, out), out)
     for diagnostic in sorted(warnings + problems, key=Diagnostic.sort_key):
         print(diagnostic.format(), file=sys.stderr)
     written = write_file_atomically(out, text.encode("utf-8"))

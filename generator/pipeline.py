@@ -147,6 +147,11 @@ def _load_base(path: Path, chain: tuple[Path, ...], base_pos: Position) -> m.Gam
     return basecache.load(path, shown, lambda: read_input(path), lambda data: import_xml_bytes(data, shown)[0])
 
 
+def load_base_game(path: Path) -> m.Game:
+    """A base game named on the command line (`import --base`), not by a spec's `base:`."""
+    return _load_base(path, (), Position(display_path(path), 0, 0))
+
+
 def compile_spec(spec_path: str | os.PathLike) -> CompiledGame:
     loaded = load_spec(spec_path)
     if loaded.rules:
