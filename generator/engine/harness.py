@@ -15,6 +15,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 import zipfile
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
@@ -285,7 +286,24 @@ def run_bounded(command: list[str], cwd: Path, timeout: float, env: dict | None 
     finally:
         if process.poll() is None:
             process.kill()
+        _end_group(process.pid)
     return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
+
+
+def _end_group(group: int, wait: float = 5.0) -> None:
+    """Stops what is left of a finished command's process group (xvfb-run leaves its X server
+    shutting down as it exits) and waits a little for it to be gone."""
+    try:
+        os.killpg(group, signal.SIGTERM)
+    except ProcessLookupError:
+        return
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(group, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.05)
 
 
 def _run_harness(arguments, games: dict[Path, bytes], timeout: float) -> dict:
