@@ -100,7 +100,12 @@ def shortened(text: str) -> str:
 
 def printable(text: str) -> str:
     """Text safe to print on a terminal: shortened, every control character shown as an escape."""
-    return _UNPRINTABLE.sub(_escape, shortened(text))
+    return escaped(shortened(text))
+
+
+def escaped(text: str) -> str:
+    """Every control character (and line separator, bidi override) shown as an escape; nothing cut."""
+    return _UNPRINTABLE.sub(_escape, text)
 
 
 def _escape(match: re.Match) -> str:

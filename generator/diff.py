@@ -350,7 +350,7 @@ _MARKDOWN_SPECIAL = re.compile(r"([\\`*\[\]|~>]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9
 def markdown_text(text: str) -> str:
     """Text that Markdown shows as it is: its markup characters escaped, HTML made inert, and
     everything on one line (a line break in a name would end the list item)."""
-    from .diagnostics import printable
+    from .diagnostics import escaped
 
-    text = printable(text).replace("&", "&amp;").replace("<", "&lt;")
+    text = escaped(text).replace("&", "&amp;").replace("<", "&lt;")
     return _MARKDOWN_SPECIAL.sub(r"\\\1", text)

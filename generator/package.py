@@ -135,17 +135,28 @@ def instructions(game_name: str, map_folder: str, xml_name: str, base: str | Non
 
 def forum_post(name: str, version: str | None, summary: str, rules, changes: list[str]) -> tuple[str, str]:
     """The same post as Markdown and as BBCode (the TripleA forum takes either)."""
+    from .diagnostics import escaped as escaped_text
+    from .diff import markdown_text
+
+    # A spec's names and texts are shown, never read as markup; a line break would end a list item.
+    def md_text(text: str) -> str:
+        return markdown_text(" ".join(text.split()))
+
+    def escaped(text: str) -> str:
+        return escaped_text(" ".join(text.split()))
+
     title = f"{name}" + (f" {version}" if version else "")
     labels = {"enforced": "enforced", "partial": "partly enforced", "notes": "notes only"}
-    md = [f"# {title}", "", summary, ""]
-    bb = [f"[size=150][b]{title}[/b][/size]", "", summary, ""]
+    md = [f"# {md_text(title)}", "", md_text(summary), ""]
+    bb = [f"[size=150][b]{escaped(title)}[/b][/size]", "", escaped(summary), ""]
     if rules:
-        md += ["## Rules", ""] + [f"- **{r.id}** {r.text} _({labels[r.status]})_" for r in rules] + [""]
-        bb += ["[b]Rules[/b]", "[list]"] + [f"[*][b]{r.id}[/b] {r.text} [i]({labels[r.status]})[/i]"
+        md += ["## Rules", ""] + [f"- **{md_text(r.id)}** {md_text(r.text)} _({labels[r.status]})_"
+                                  for r in rules] + [""]
+        bb += ["[b]Rules[/b]", "[list]"] + [f"[*][b]{escaped(r.id)}[/b] {escaped(r.text)} [i]({labels[r.status]})[/i]"
                                             for r in rules] + ["[/list]", ""]
     if changes:
-        md += ["## Changes since the previous version", ""] + [f"- {c}" for c in changes] + [""]
-        bb += ["[b]Changes since the previous version[/b]", "[list]"] + [f"[*]{c}" for c in changes] + ["[/list]", ""]
+        md += ["## Changes since the previous version", ""] + [f"- {md_text(c)}" for c in changes] + [""]
+        bb += ["[b]Changes since the previous version[/b]", "[list]"] + [f"[*]{escaped(c)}" for c in changes] + ["[/list]", ""]
     return "\n".join(md), "\n".join(bb)
 
 

@@ -198,6 +198,11 @@ def _check_declarations(text: str, shown: str) -> _Doctype | None:
     return doctype
 
 
+def is_bare_file_name(system_id: str) -> bool:
+    """Whether a DOCTYPE's SYSTEM id is one the engine reads from its own jar (like game.dtd)."""
+    return _BARE_FILE_NAME.fullmatch(system_id) is not None
+
+
 def _blank(text: str, start: int, end: int) -> str:
     """text with [start, end) replaced by spaces, keeping line breaks so that positions hold."""
     return text[:start] + re.sub(r"[^\n]", " ", text[start:end]) + text[end:]

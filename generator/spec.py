@@ -9,6 +9,7 @@ from . import model as m
 from .diagnostics import Collector, DiagnosticError, Position, closest
 from .extras import parse_fragment
 from .yamlio import LocatedDict, LocatedList
+from .safexml import is_bare_file_name
 
 # Keys of the `map:` section that describe generated geometry (generator.mapgen reads them).
 GEOMETRY_KEYS: tuple[str, ...] = ("hexes", "squares", "sites", "polygons", "extraConnections", "blockedConnections",
@@ -189,6 +190,10 @@ def read_game(data, source: str, collector: Collector, what: str = "the spec", p
     game.info = m.Info(info.get("name"), info.get("version"), at("info"))
     if "doctype" in top:
         game.doctype = r.text(top["doctype"], "doctype", at("doctype"))
+        if game.doctype is not None and not is_bare_file_name(game.doctype):
+            r.error("TG018", f"doctype {game.doctype[:200]!r} is not a bare file name like game.dtd", at("doctype"),
+                    "write doctype: game.dtd (the engine reads its DTD from its own jar; a URL or a path could "
+                    "make a parser fetch it)")
     game.loader = r.text(top.get("loader"), "loader", at("loader"))
     if "triplea" in top:
         game.triplea_present = True

@@ -30,6 +30,7 @@ from lxml import etree
 
 from .catalog.client import ClientRule, client_entry
 from .diagnostics import Collector, Diagnostic, Position, closest, display_path
+from .propfile import read_properties
 
 CODES = {
     "TG170": ("warning", "notification or victory key missing from notifications.properties"),
@@ -73,29 +74,32 @@ class MapFolder:
             return self.engine_assets is not None and (self.engine_assets / relpath).is_file()
         return relpath in self.pending or any((root / relpath).is_file() for root in self.roots)
 
-    def read_text(self, relpath: str) -> str | None:
+    def read_bytes(self, relpath: str) -> bytes | None:
         if relpath in self.pending:
-            return self.pending[relpath].decode("utf-8", errors="replace")
+            return self.pending[relpath]
         for root in self.roots:
             path = root / relpath
             if path.is_file():
-                return path.read_text(encoding="utf-8", errors="replace")
+                return path.read_bytes()
         return None
+
+    def read_text(self, relpath: str) -> str | None:
+        blob = self.read_bytes(relpath)
+        return None if blob is None else blob.decode("utf-8", errors="replace")
 
     def property_keys(self, relpath: str) -> set[str] | None:
         """Keys of a .properties file; None when the file is missing. Pending text and every root
         count (a build adds keys to the base map's file, never removes them)."""
-        texts = [self.pending[relpath].decode("utf-8", errors="replace")] if relpath in self.pending else []
-        texts += [(root / relpath).read_text(encoding="utf-8", errors="replace")
-                  for root in self.roots if (root / relpath).is_file()]
-        if not texts:
+        blobs = [self.pending[relpath]] if relpath in self.pending else []
+        blobs += [(root / relpath).read_bytes() for root in self.roots if (root / relpath).is_file()]
+        if not blobs:
             return None
-        return set().union(*(property_keys(text) for text in texts))
+        return set().union(*(read_properties(blob) for blob in blobs))
 
     def properties(self, relpath: str) -> dict[str, str]:
         """Key -> value of the first file found (the file the client reads)."""
-        text = self.read_text(relpath)
-        return property_values(text) if text is not None else {}
+        blob = self.read_bytes(relpath)
+        return read_properties(blob) if blob is not None else {}
 
     def shown(self, relpath: str) -> str:
         """A path of the folder as hints show it (where a file should be added)."""
@@ -139,51 +143,6 @@ def engine_assets_folder(engine: str) -> Path | None:
 
     folder = engine_jar().resolve().parent.parent / "assets"
     return folder if folder.is_dir() else None
-
-
-def property_keys(text: str) -> set[str]:
-    return set(property_values(text))
-
-
-def property_values(text: str) -> dict[str, str]:
-    """Key -> value of a Java .properties file (continuation lines joined, escapes kept simple)."""
-    values: dict[str, str] = {}
-    pending = ""
-    for raw in text.splitlines():
-        line = raw.lstrip()
-        if pending:
-            line, pending = pending + line, ""
-        elif not line or line[0] in "#!":
-            continue
-        if line.endswith("\\") and not line.endswith("\\\\"):
-            pending = line[:-1]
-            continue
-        key, value = _split_property(line)
-        if key:
-            values[key] = value  # the last one wins, as in java.util.Properties
-    return values
-
-
-def _split_property(line: str) -> tuple[str, str]:
-    key = []
-    escaped = False
-    index = len(line)
-    for index, char in enumerate(line):
-        if escaped:
-            key.append(char)
-            escaped = False
-        elif char == "\\":
-            escaped = True
-        elif char in "=:" or char.isspace():
-            break
-        else:
-            key.append(char)
-    else:
-        index = len(line)
-    rest = line[index:].lstrip()
-    if rest[:1] in ("=", ":"):
-        rest = rest[1:].lstrip()
-    return "".join(key), rest.strip()
 
 
 def point_file_names(text: str) -> set[str]:

@@ -10,7 +10,7 @@ import pytest
 
 from generator import basecache, datacache
 from generator.diagnostics import Diagnostic, LazyHint, Position
-from generator.pipeline import _load_base
+from generator.pipeline import load_base_game
 from generator.yamlform import dump_game
 
 from conftest import PLAIN_GAME, REPO
@@ -51,11 +51,11 @@ def imports_counted(monkeypatch) -> list[str]:
 
 def test_a_base_game_is_imported_once_and_handed_out_as_fresh_copies(cache_home, base_xml, monkeypatch):
     calls = imports_counted(monkeypatch)
-    first = _load_base(base_xml)
+    first = load_base_game(base_xml)
     stored = list((cache_home / "triplea-gen" / "bases").glob("*.pickle"))
     assert len(stored) == 1
     first.territories[0].name = "Changed By A Mod"
-    second = _load_base(base_xml)
+    second = load_base_game(base_xml)
     assert len(calls) == 1
     assert second.territories[0].name != "Changed By A Mod"
     first.territories[0].name = second.territories[0].name
@@ -64,20 +64,20 @@ def test_a_base_game_is_imported_once_and_handed_out_as_fresh_copies(cache_home,
 
 def test_a_changed_base_is_imported_again(cache_home, base_xml, monkeypatch):
     calls = imports_counted(monkeypatch)
-    _load_base(base_xml)
+    load_base_game(base_xml)
     base_xml.write_text(base_xml.read_text(encoding="utf-8").replace('name="Warsaw"', 'name="Varsovia"'),
                         encoding="utf-8")
-    game = _load_base(base_xml)
+    game = load_base_game(base_xml)
     assert len(calls) == 2
     assert "Varsovia" in [t.name for t in game.territories]
 
 
 def test_a_damaged_cache_file_is_ignored(cache_home, base_xml, monkeypatch):
     calls = imports_counted(monkeypatch)
-    _load_base(base_xml)
+    load_base_game(base_xml)
     (stored,) = (cache_home / "triplea-gen" / "bases").glob("*.pickle")
     stored.write_bytes(b"not a pickle")
-    game = _load_base(base_xml)
+    game = load_base_game(base_xml)
     assert len(calls) == 2 and len(game.territories) == 18
     assert pickle.loads(stored.read_bytes()).info.name == game.info.name  # written again, whole
 
@@ -87,21 +87,21 @@ def test_no_pickle_is_read_from_a_folder_others_can_write(cache_home, base_xml, 
     folder = cache_home / "triplea-gen" / "bases"
     folder.mkdir(parents=True)
     folder.chmod(0o777)
-    _load_base(base_xml)
-    _load_base(base_xml)
+    load_base_game(base_xml)
+    load_base_game(base_xml)
     assert len(calls) == 2 and not list(folder.iterdir())
 
 
 def test_in_memory_the_file_stamp_decides(cache_home, base_xml, monkeypatch):
     basecache.keep_in_memory()
     calls = imports_counted(monkeypatch)
-    _load_base(base_xml)
+    load_base_game(base_xml)
     for stored in (cache_home / "triplea-gen" / "bases").glob("*.pickle"):
         stored.unlink()  # from now on only the memory can answer without an import
-    _load_base(base_xml)
+    load_base_game(base_xml)
     assert len(calls) == 1
     os.utime(base_xml, ns=(1, 1))
-    _load_base(base_xml)
+    load_base_game(base_xml)
     assert len(calls) == 2
 
 
@@ -111,7 +111,7 @@ def test_the_disk_cache_keeps_the_most_recent_bases(cache_home, tmp_path, base_x
     for number in range(5):
         variant = tmp_path / f"variant{number}.xml"
         variant.write_text(text.replace('name="Warsaw"', f'name="Warsaw {number}"'), encoding="utf-8")
-        _load_base(variant)
+        load_base_game(variant)
     assert len(list((cache_home / "triplea-gen" / "bases").glob("*.pickle"))) == 3
 
 

@@ -12,7 +12,7 @@ import yaml
 from conftest import GLOBAL_MAP_DIR, REPO, SHARED, SHARED_MISSING, requires_engine
 from generator.cli import main
 from generator.modfolder.listing import merge_listing
-from generator.modfolder.propfile import merge_properties, read_properties
+from generator.propfile import merge_properties, read_properties
 from generator.package import safe_extract
 
 S004 = REPO / "rules_yaml" / "s004_corrupting_g40.yaml"

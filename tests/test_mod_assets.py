@@ -13,7 +13,7 @@ from PIL import Image
 
 from conftest import GLOBAL_MAP_DIR, REPO, SHARED, SHARED_MISSING
 from generator.cli import main
-from generator.modfolder.propfile import property_line, read_properties
+from generator.propfile import property_line, read_properties
 from generator.modfolder.texts import objectives_prefix
 
 pytestmark = pytest.mark.skipif(not SHARED.is_dir(), reason=SHARED_MISSING)

@@ -19,7 +19,7 @@ from .assets import asset_files
 from .assetspec import AssetSpec
 from .basefolder import BaseFolder
 from .listing import merge_listing
-from .propfile import merge_properties, properties_before
+from ..propfile import merge_properties, properties_before
 from .texts import TEXT_FILES, text_entries
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from .propfile import read_properties
+from ..propfile import read_properties
 
 
 @dataclass(frozen=True)

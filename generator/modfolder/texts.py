@@ -16,7 +16,7 @@ from .. import model as m
 from ..diagnostics import Diagnostic, Position, closest
 from ..rules import RuleRecord
 from .assetspec import ACTION_TEXT_SUFFIXES, UNUSED_TEXT, AssetSpec
-from .propfile import read_properties
+from ..propfile import read_properties
 
 TEXT_FILES = {"notifications": "notifications.properties", "politics": "politicstext.properties",
               "actions": "actionstext.properties", "objectives": "objectives.properties"}

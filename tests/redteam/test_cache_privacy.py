@@ -18,7 +18,7 @@ from jinja2.bccache import BytecodeCache, bc_magic
 from folders import snapshot
 from generator import basecache, datacache
 from generator.engine import harness
-from generator.pipeline import _load_base
+from generator.pipeline import load_base_game
 from generator.render import TEMPLATES_DIR
 
 from .bounded import run_bounded
@@ -88,12 +88,12 @@ def test_a_planted_base_game_is_never_unpickled_below_a_folder_open_to_others(ca
 
     assert main(["build", str(BASE), "-o", str(tmp_path / "built")]) == 0
     (base_xml,) = (tmp_path / "built").glob("*/map/games/*.xml")
-    _load_base(base_xml)
+    load_base_game(base_xml)
     (stored,) = (cache_home / "triplea-gen" / "bases").glob("*.pickle")  # the folder itself stays private
     marker = tmp_path / "planted-code-ran"
     stored.write_bytes(pickle.dumps(_Planted(marker)))
     (cache_home / "triplea-gen").chmod(0o777)
-    game = _load_base(base_xml)
+    game = load_base_game(base_xml)
     assert not marker.exists()
     assert "Warsaw" in [t.name for t in game.territories]
 

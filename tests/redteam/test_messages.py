@@ -76,3 +76,19 @@ def test_diff_text_escapes_control_characters(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "new unit type \\x9b2J\\u202etank" in out
     assert not UNPRINTABLE.search(out), repr(out)
+
+
+def test_the_forum_post_shows_a_spec_s_texts_and_never_runs_their_markup():
+    from types import SimpleNamespace
+
+    from generator.package import forum_post
+
+    long_text = "a rule that explains itself at length " * 40  # over 1,000 characters: never cut in a post
+    rules = [SimpleNamespace(id="R1", text="<img src=x onerror=alert(1)> [link](http://x) \x1b[31m", status="enforced"),
+             SimpleNamespace(id="R2", text=long_text, status="notes")]
+    markdown, bbcode = forum_post("Mod *bold*", "1.0", "summary", rules, ["unit `x` changed"])
+    assert "<img" not in markdown and "&lt;img" in markdown
+    assert "\\[link\\](http://x)" in markdown and "\x1b" not in markdown and "\\x1b" in markdown
+    assert "# Mod \\*bold\\*" in markdown and "unit \\`x\\` changed" in markdown
+    assert long_text.strip() in markdown.replace("\\", "") and long_text.strip() in bbcode
+    assert "\x1b" not in bbcode

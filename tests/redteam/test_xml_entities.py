@@ -208,3 +208,18 @@ def test_thousands_of_attributes_on_one_element_validate_in_linear_time(tmp_path
     assert flood.position.line == line and flood.severity == "warning"
     assert "a0=, a1=" in flood.message and "2995 more" in flood.message
     assert not [d for d in found if d.severity == "error"]
+
+
+@pytest.mark.parametrize("doctype", ["http://127.0.0.1:9/x.dtd", "file:///etc/passwd", "../game.dtd"])
+def test_a_spec_cannot_name_a_dtd_a_parser_would_fetch(doctype: str, tmp_path: Path):
+    # The build would render it into <!DOCTYPE game SYSTEM "..."> and hand that to every reader after it.
+    text = (REPO / "rules_yaml" / "frontier_1939.yaml").read_text(encoding="utf-8")
+    assert "\ninfo: {name: Frontier 1939" in text
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(text.replace("\ninfo: {name: Frontier 1939", f'\ndoctype: "{doctype}"\ninfo: {{name: Frontier 1939', 1),
+                    encoding="utf-8")
+    line = 1 + text[:text.index("\ninfo: {name: Frontier 1939") + 1].count("\n")
+    status, out, err = run_cli("build", str(spec), "-o", str(tmp_path / "out"))
+    assert status == 2, err
+    assert f"spec.yaml:{line}:1: error[TG018]: doctype '{doctype}' is not a bare file name like game.dtd" in err
+    assert not (tmp_path / "out").exists()
