@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from engine_play import load_and_play, when_fired
+from engine_play import air_removed_before_battle, load_and_play, when_fired
 from conftest import GLOBAL_MAP_DIR, REPO, SHARED, SHARED_MISSING, build_game, requires_engine
 from generator.cli import main
 
@@ -224,3 +224,13 @@ def test_without_aggression_nothing_is_paid_and_the_windows_stay_shut(built):
         (2, "russiansPactGermansPurchase"), (2, "russiansPactItaliansPurchase")]
     russians = next(p for p in report.players if p["name"] == "Russians")
     assert russians["resources"]["PUs"] < 60, "the Soviets could not buy in their own turns"
+
+
+@requires_engine
+def test_pact_place_steps_leave_the_aggressors_aircraft_alone(built):
+    """The Soviet place steps inside the German and Italian turns come after their combat moves; the
+    place delegate's air-landing check there once removed every German bomber, fighter and tactical
+    bomber flying to a battle ("could not land in France") before the battle was fought."""
+    report = load_and_play(built, rounds=1, map_dir=GLOBAL_MAP_DIR)
+    assert air_removed_before_battle(report, built) == []
+    assert not [entry for entry in report.air_removed if "Pact" in entry["step"]]

@@ -48,6 +48,39 @@ final class GameOutcome {
     return fired;
   }
 
+  /** Every history event in which the engine removed aircraft that could not land, with the round and
+   * step it happened in: a step that is not a non-combat move or the player's own place step must
+   * never cause one. */
+  static List<Object> airRemoved(final GameData data) {
+    final List<Object> removed = new ArrayList<>();
+    collectAirRemoved((TreeNode) data.getHistory().getRoot(), 0, "", removed);
+    return removed;
+  }
+
+  private static void collectAirRemoved(final TreeNode node, final int round, final String step,
+      final List<Object> removed) {
+    int nodeRound = round;
+    String nodeStep = step;
+    if (node instanceof Round) {
+      nodeRound = ((Round) node).getRoundNo();
+    } else if (node instanceof Step) {
+      nodeStep = ((Step) node).getStepName();
+    } else if (node instanceof Event) {
+      final String text = ((Event) node).getDescription();
+      if (text != null && text.contains(" could not land in ")) {
+        final Map<String, Object> entry = new LinkedHashMap<>();
+        entry.put("round", nodeRound);
+        entry.put("step", nodeStep);
+        entry.put("event", text);
+        removed.add(entry);
+      }
+    }
+    final Enumeration<? extends TreeNode> children = node.children();
+    while (children.hasMoreElements()) {
+      collectAirRemoved(children.nextElement(), nodeRound, nodeStep, removed);
+    }
+  }
+
   private static void collectFired(final TreeNode node, final int round, final String step,
       final Map<String, String> triggersByPrefix, final Set<String> seen, final List<Object> fired) {
     int nodeRound = round;

@@ -260,6 +260,7 @@ final class PlayMode {
     report.put("exceptions", log.entries());
     report.put("console_warnings", log.consoleWarnings());
     report.put("fired", GameOutcome.firedTriggers(data));
+    report.put("air_removed", GameOutcome.airRemoved(data));
     report.put("winners", GameOutcome.winners(data));
     report.put("players", GameOutcome.playerStates(data));
     return report;
