@@ -152,7 +152,20 @@ def test_nobody_buys_more_than_one_marine_or_paratroop_a_turn(plain_game):
             extra = state["units"].get(unit, 0) - start.get((state["name"], unit), 0)
             assert extra <= 2, (state["name"], unit, extra)  # two purchase steps, one each
             bought += max(extra, 0)
-    assert bought > 0, "no power bought a marine or a paratroop: the limit was not exercised"
+    # the easy AI leaves the limited types alone (their build limit, maxBuiltPerPlayer, tells it to);
+    # before, it tried to buy several and the engine refused its whole purchase
+    assert bought == 0
+
+
+@requires_engine
+def test_the_ai_still_buys_with_the_purchase_limits_in_place(plain_game, game):
+    """With the tokens, three powers once bought nothing in two rounds (Russians 111, Americans 156 PUs):
+    a power that buys spends its treasury every turn and never holds twice what it started with."""
+    for player in ("Russians", "Americans", "Germans"):
+        start = int(game.find(f"initialize/resourceInitialize/resourceGiven[@player='{player}'][@resource='PUs']")
+                    .get("quantity"))
+        end = next(state for state in plain_game.players if state["name"] == player)["resources"]["PUs"]
+        assert end < 2 * start, (player, start, end)
 
 
 SURRENDER = """\
