@@ -12,7 +12,7 @@ import pytest
 from lxml import etree
 
 from conftest import REPO, build_game, requires_engine
-from engine_play import when_fired
+from engine_play import air_removed_before_battle, when_fired
 from test_seed_000 import check_notes_list_every_rule, check_report_matches_seed_rules, play
 from test_seed_000 import maps_env  # noqa: F401  (a fixture)
 
@@ -155,6 +155,11 @@ def test_nobody_buys_more_than_one_marine_or_paratroop_a_turn(plain_game):
     # the easy AI leaves the limited types alone (their build limit, maxBuiltPerPlayer, tells it to);
     # before, it tried to buy several and the engine refused its whole purchase
     assert bought == 0
+
+
+@requires_engine
+def test_no_aircraft_is_removed_between_a_combat_move_and_its_battle(plain_game, built):
+    assert air_removed_before_battle(plain_game, built) == []
 
 
 @requires_engine

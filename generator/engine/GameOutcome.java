@@ -44,68 +44,59 @@ final class GameOutcome {
     }
     final List<Object> fired = new ArrayList<>();
     final Set<String> seen = new HashSet<>();
-    collectFired((TreeNode) data.getHistory().getRoot(), 0, "", triggersByPrefix, seen, fired);
-    return fired;
-  }
-
-  /** Every history event in which the engine removed aircraft that could not land, with the round and
-   * step it happened in: a step that is not a non-combat move or the player's own place step must
-   * never cause one. */
-  static List<Object> airRemoved(final GameData data) {
-    final List<Object> removed = new ArrayList<>();
-    collectAirRemoved((TreeNode) data.getHistory().getRoot(), 0, "", removed);
-    return removed;
-  }
-
-  private static void collectAirRemoved(final TreeNode node, final int round, final String step,
-      final List<Object> removed) {
-    int nodeRound = round;
-    String nodeStep = step;
-    if (node instanceof Round) {
-      nodeRound = ((Round) node).getRoundNo();
-    } else if (node instanceof Step) {
-      nodeStep = ((Step) node).getStepName();
-    } else if (node instanceof Event) {
-      final String text = ((Event) node).getDescription();
-      if (text != null && text.contains(" could not land in ")) {
-        final Map<String, Object> entry = new LinkedHashMap<>();
-        entry.put("round", nodeRound);
-        entry.put("step", nodeStep);
-        entry.put("event", text);
-        removed.add(entry);
-      }
-    }
-    final Enumeration<? extends TreeNode> children = node.children();
-    while (children.hasMoreElements()) {
-      collectAirRemoved(children.nextElement(), nodeRound, nodeStep, removed);
-    }
-  }
-
-  private static void collectFired(final TreeNode node, final int round, final String step,
-      final Map<String, String> triggersByPrefix, final Set<String> seen, final List<Object> fired) {
-    int nodeRound = round;
-    String nodeStep = step;
-    if (node instanceof Round) {
-      nodeRound = ((Round) node).getRoundNo();
-    } else if (node instanceof Step) {
-      nodeStep = ((Step) node).getStepName();
-    } else if (node instanceof Event) {
-      final String text = ((Event) node).getDescription();
+    forEachEvent((TreeNode) data.getHistory().getRoot(), 0, "", (round, step, text) -> {
       for (final Map.Entry<String, String> trigger : triggersByPrefix.entrySet()) {
-        if (text != null && text.startsWith(trigger.getKey())
-            && seen.add(trigger.getValue() + "\n" + nodeRound + "\n" + nodeStep)) {
+        if (text.startsWith(trigger.getKey()) && seen.add(trigger.getValue() + "\n" + round + "\n" + step)) {
           final Map<String, Object> entry = new LinkedHashMap<>();
           entry.put("trigger", trigger.getValue());
-          entry.put("round", nodeRound);
-          entry.put("step", nodeStep);
+          entry.put("round", round);
+          entry.put("step", step);
           entry.put("event", text);
           fired.add(entry);
         }
       }
+    });
+    return fired;
+  }
+
+  /**
+   * Every history event in which the engine removed aircraft that could not land ("... could not land in
+   * X and were removed"), with its round and step: only a non-combat move or the player's own place step
+   * should ever cause one.
+   */
+  static List<Object> airRemoved(final GameData data) {
+    final List<Object> removed = new ArrayList<>();
+    forEachEvent((TreeNode) data.getHistory().getRoot(), 0, "", (round, step, text) -> {
+      if (text.contains(" could not land in ")) {
+        final Map<String, Object> entry = new LinkedHashMap<>();
+        entry.put("round", round);
+        entry.put("step", step);
+        entry.put("event", text);
+        removed.add(entry);
+      }
+    });
+    return removed;
+  }
+
+  /** What is done with one history event: its round, the step it was written in, its text. */
+  private interface EventVisitor {
+    void visit(int round, String step, String text);
+  }
+
+  private static void forEachEvent(final TreeNode node, final int round, final String step,
+      final EventVisitor visitor) {
+    int nodeRound = round;
+    String nodeStep = step;
+    if (node instanceof Round) {
+      nodeRound = ((Round) node).getRoundNo();
+    } else if (node instanceof Step) {
+      nodeStep = ((Step) node).getStepName();
+    } else if (node instanceof Event && ((Event) node).getDescription() != null) {
+      visitor.visit(nodeRound, nodeStep, ((Event) node).getDescription());
     }
     final Enumeration<? extends TreeNode> children = node.children();
     while (children.hasMoreElements()) {
-      collectFired(children.nextElement(), nodeRound, nodeStep, triggersByPrefix, seen, fired);
+      forEachEvent(children.nextElement(), nodeRound, nodeStep, visitor);
     }
   }
 
