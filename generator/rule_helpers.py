@@ -192,6 +192,15 @@ class GameHelpers:
         return next((p.frontier for p in production.player_production if p.player == player), "") \
             if production else ""
 
+    def units_costing(self, resource: str) -> list[str]:
+        """The unit types that a production rule sells for (among others) the resource, in rule order."""
+        unit_types = {u.name for u in self._game.units or []}
+        units: list[str] = []
+        for rule in self._game.production.rules if self._game.production else []:
+            if any(cost.item == resource for cost in rule.costs):
+                units += [r.item for r in rule.results if r.item not in units and r.item in unit_types]
+        return units
+
     def repair_frontier_of(self, player: str) -> str:
         production = self._game.production
         return next((p.frontier for p in production.player_repair if p.player == player), "") \

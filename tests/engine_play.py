@@ -25,3 +25,20 @@ def when_fired(report, trigger: str) -> list[tuple[int, str]]:
 def player(report, name: str) -> dict:
     """A player's state at the end of the game: resources, territories, units."""
     return next(state for state in report.players if state["name"] == name)
+
+
+def air_removed_before_battle(report, xml: Path) -> list[dict]:
+    """Aircraft the engine removed as unable to land in a step between a combat move and the battle
+    step after it: an inserted step there must never change the turn it sits in."""
+    from lxml import etree
+
+    mid_turn, between = set(), False
+    for step in etree.parse(str(xml)).getroot().iterfind("gamePlay/sequence/step"):
+        name = step.get("name")
+        if name.endswith("CombatMove") and not name.endswith("NonCombatMove"):
+            between = True
+        elif name.endswith("Battle"):
+            between = False
+        elif between:
+            mid_turn.add(name)
+    return [entry for entry in report.air_removed if entry["step"] in mid_turn]

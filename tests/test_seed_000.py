@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from engine_play import load_and_play, when_fired
+from engine_play import air_removed_before_battle, load_and_play, when_fired
 from conftest import GLOBAL_MAP_DIR, REPO, SHARED, SHARED_MISSING, build_game, requires_engine
 from generator.cli import main
 
@@ -160,12 +160,13 @@ rules:
 
 @pytest.fixture(scope="module")
 def forced_game(maps_env, tmp_path_factory):
-    """Three rounds: Germany goes to war with the USSR in round 1; in round 3, with the Japanese-Soviet pact
-    in force, a Soviet unit stands in China after the Soviet non-combat move."""
+    """Four rounds: Germany goes to war with the USSR in round 1; in round 3, with the Japanese-Soviet pact
+    in force, a Soviet unit stands in China after the Soviet non-combat move (the penalty is collected in
+    round 4)."""
     folder = tmp_path_factory.mktemp("s000_forced")
     spec = folder / "forced.yaml"
     spec.write_text(FORCED_EVENTS.format(spec=SPEC), encoding="utf-8")
-    return play(build_game(spec, folder / "out"), rounds=3)
+    return play(build_game(spec, folder / "out"), rounds=4)
 
 
 @requires_engine
@@ -185,7 +186,7 @@ def test_the_soviets_are_paid_and_may_buy_when_germany_declares_war(forced_game)
     assert (1, "russiansPactItaliansPurchase") in shut and (2, "russiansPactGermansPurchase") in shut
     assert all(step.startswith("russiansPact") for _, step in shut)
     assert when_fired(report, "triggerAttachment_S000_R03") == [(1, "russiansPurchase"), (2, "russiansPurchase"),
-                                                            (3, "russiansPurchase")]
+                                                            (3, "russiansPurchase"), (4, "russiansPurchase")]
 
 
 @requires_engine
@@ -193,12 +194,16 @@ def test_the_japanese_soviet_pact_starts_in_round_3_and_the_first_violation_pays
     report = forced_game
     assert when_fired(report, "triggerAttachment_S000_R07") == [(3, "germansTech")]
     assert when_fired(report, "triggerAttachment_S000_R16") == [(3, "germansTech")]  # Mongolia rule off
-    # a Soviet unit in China after the Soviet non-combat move of round 3: 8 IPC from the USSR to the bank,
-    # 8 IPC from the bank to Japan, and the pact ends
+    # a Soviet unit in China after the Soviet non-combat move of round 3: 8 IPC from the bank to Japan at
+    # once, and the pact ends; the USSR has bought already, so its 8 IPC are owed and taken before its next
+    # purchase (charged at once, it paid what was left of its treasury: "-8 PUs; end with 0 PUs")
     assert when_fired(report, "triggerAttachment_T_CHINA") == [(3, "russiansNonCombatMove")]
-    assert when_fired(report, "triggerAttachment_S000_R12_Russians_R3_Payer") == [(3, "russiansNonCombatMove")]
+    assert when_fired(report, "triggerAttachment_S000_R12_Russians_R3_Owed") == [(3, "russiansNonCombatMove")]
     assert when_fired(report, "triggerAttachment_S000_R12_Russians_R3_Payee") == [(3, "russiansNonCombatMove")]
-    assert "-8 PUs" in events(report, "triggerAttachment_S000_R12_Russians_R3_Payer")[0]
+    assert when_fired(report, "triggerAttachment_S000_R12_Russians_R3_Payer") == [(4, "russiansPurchase")]
+    paid = re.search(r"an additional -8 PUs; end with (\d+) PUs",
+                     events(report, "triggerAttachment_S000_R12_Russians_R3_Payer")[0])
+    assert paid and int(paid.group(1)) > 0, "the treasury ran dry: the USSR paid less than 8"
     assert "Japanese met a national objective for an additional 8 PUs" in events(
         report, "triggerAttachment_S000_R12_Russians_R3_Payee")[0]
     assert when_fired(report, "triggerAttachment_S000_R08_Russians") == [(3, "russiansNonCombatMove")]
@@ -208,7 +213,8 @@ def test_the_japanese_soviet_pact_starts_in_round_3_and_the_first_violation_pays
     assert when_fired(report, "triggerAttachment_S000_R14_Japanese_Anywhere") == [(3, "japanesePactRussiansPurchase")]
     # no other rung of either ladder was paid
     ladder = [f["trigger"] for f in report.fired if f["trigger"].startswith("triggerAttachment_S000_R12_")]
-    assert sorted(ladder) == ["triggerAttachment_S000_R12_Russians_R3_Payee",
+    assert sorted(ladder) == ["triggerAttachment_S000_R12_Russians_R3_Owed",
+                              "triggerAttachment_S000_R12_Russians_R3_Payee",
                               "triggerAttachment_S000_R12_Russians_R3_Payer"]
 
 
@@ -224,3 +230,13 @@ def test_without_aggression_nothing_is_paid_and_the_windows_stay_shut(built):
         (2, "russiansPactGermansPurchase"), (2, "russiansPactItaliansPurchase")]
     russians = next(p for p in report.players if p["name"] == "Russians")
     assert russians["resources"]["PUs"] < 60, "the Soviets could not buy in their own turns"
+
+
+@requires_engine
+def test_pact_place_steps_leave_the_aggressors_aircraft_alone(built):
+    """The Soviet place steps inside the German and Italian turns come after their combat moves; the
+    place delegate's air-landing check there once removed every German bomber, fighter and tactical
+    bomber flying to a battle ("could not land in France") before the battle was fought."""
+    report = load_and_play(built, rounds=1, map_dir=GLOBAL_MAP_DIR)
+    assert air_removed_before_battle(report, built) == []
+    assert not [entry for entry in report.air_removed if "Pact" in entry["step"]]

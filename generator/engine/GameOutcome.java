@@ -44,35 +44,59 @@ final class GameOutcome {
     }
     final List<Object> fired = new ArrayList<>();
     final Set<String> seen = new HashSet<>();
-    collectFired((TreeNode) data.getHistory().getRoot(), 0, "", triggersByPrefix, seen, fired);
+    forEachEvent((TreeNode) data.getHistory().getRoot(), 0, "", (round, step, text) -> {
+      for (final Map.Entry<String, String> trigger : triggersByPrefix.entrySet()) {
+        if (text.startsWith(trigger.getKey()) && seen.add(trigger.getValue() + "\n" + round + "\n" + step)) {
+          final Map<String, Object> entry = new LinkedHashMap<>();
+          entry.put("trigger", trigger.getValue());
+          entry.put("round", round);
+          entry.put("step", step);
+          entry.put("event", text);
+          fired.add(entry);
+        }
+      }
+    });
     return fired;
   }
 
-  private static void collectFired(final TreeNode node, final int round, final String step,
-      final Map<String, String> triggersByPrefix, final Set<String> seen, final List<Object> fired) {
+  /**
+   * Every history event in which the engine removed aircraft that could not land ("... could not land in
+   * X and were removed"), with its round and step: only a non-combat move or the player's own place step
+   * should ever cause one.
+   */
+  static List<Object> airRemoved(final GameData data) {
+    final List<Object> removed = new ArrayList<>();
+    forEachEvent((TreeNode) data.getHistory().getRoot(), 0, "", (round, step, text) -> {
+      if (text.contains(" could not land in ")) {
+        final Map<String, Object> entry = new LinkedHashMap<>();
+        entry.put("round", round);
+        entry.put("step", step);
+        entry.put("event", text);
+        removed.add(entry);
+      }
+    });
+    return removed;
+  }
+
+  /** What is done with one history event: its round, the step it was written in, its text. */
+  private interface EventVisitor {
+    void visit(int round, String step, String text);
+  }
+
+  private static void forEachEvent(final TreeNode node, final int round, final String step,
+      final EventVisitor visitor) {
     int nodeRound = round;
     String nodeStep = step;
     if (node instanceof Round) {
       nodeRound = ((Round) node).getRoundNo();
     } else if (node instanceof Step) {
       nodeStep = ((Step) node).getStepName();
-    } else if (node instanceof Event) {
-      final String text = ((Event) node).getDescription();
-      for (final Map.Entry<String, String> trigger : triggersByPrefix.entrySet()) {
-        if (text != null && text.startsWith(trigger.getKey())
-            && seen.add(trigger.getValue() + "\n" + nodeRound + "\n" + nodeStep)) {
-          final Map<String, Object> entry = new LinkedHashMap<>();
-          entry.put("trigger", trigger.getValue());
-          entry.put("round", nodeRound);
-          entry.put("step", nodeStep);
-          entry.put("event", text);
-          fired.add(entry);
-        }
-      }
+    } else if (node instanceof Event && ((Event) node).getDescription() != null) {
+      visitor.visit(nodeRound, nodeStep, ((Event) node).getDescription());
     }
     final Enumeration<? extends TreeNode> children = node.children();
     while (children.hasMoreElements()) {
-      collectFired(children.nextElement(), nodeRound, nodeStep, triggersByPrefix, seen, fired);
+      forEachEvent(children.nextElement(), nodeRound, nodeStep, visitor);
     }
   }
 

@@ -300,6 +300,7 @@ final class PlayMode {
       report.put("client", new LinkedHashMap<>(client));
     }
     report.put("fired", GameOutcome.firedTriggers(data));
+    report.put("air_removed", GameOutcome.airRemoved(data));
     report.put("winners", GameOutcome.winners(data));
     report.put("players", GameOutcome.playerStates(data));
     return report;

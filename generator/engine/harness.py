@@ -89,6 +89,7 @@ class PlayReport:
     ai_randomness_seeded: bool
     exceptions: list[dict]  # {kind, type, message, round, step, at}
     fired: list[dict]  # {trigger, round, step, event}
+    air_removed: list[dict]  # {round, step, event}: aircraft the engine removed as unable to land
     players: list[dict]  # {name, resources, territories, units, unplaced_units}
     console_warnings: dict[str, int]
     winners: list[str] | None  # None while nobody has won
@@ -391,8 +392,8 @@ def play_game(path: Path, rounds: int = 2, ai: str = "easy", seed: int | None = 
         stopped_by=report["stopped_by"], steps_run=report["steps_run"], last_step=report["last_step"],
         round_seconds=report["round_seconds"], total_seconds=report["total_seconds"],
         ai_randomness_seeded=report["ai_randomness_seeded"], exceptions=report["exceptions"],
-        fired=report["fired"], players=report["players"], console_warnings=report["console_warnings"],
-        winners=report["winners"], messages=report["messages"])
+        fired=report["fired"], air_removed=report.get("air_removed", []), players=report["players"],
+        console_warnings=report["console_warnings"], winners=report["winners"], messages=report["messages"])
 
 
 def format_check_line(result: CheckResult) -> str:
