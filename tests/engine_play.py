@@ -25,3 +25,15 @@ def when_fired(report, trigger: str) -> list[tuple[int, str]]:
 def player(report, name: str) -> dict:
     """A player's state at the end of the game: resources, territories, units."""
     return next(state for state in report.players if state["name"] == name)
+
+
+def play_to_victory(xml: Path, rounds: int, seed: int, map_dir: Path):
+    """Play up to `rounds` rounds with the easy AI; the game must end with a winner on the way
+    (a victory trigger or victory-city check signalled game over), without any exception."""
+    from generator.engine.harness import play_game
+
+    report = play_game(xml, rounds=rounds, ai="easy", seed=seed, map_dir=map_dir)
+    assert report.exceptions == [], report.exceptions
+    assert report.stopped_by == "game over", f"no winner in {report.rounds_completed} rounds ({report.stopped_by})"
+    assert report.winners, "game over without a named winner"
+    return report

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from engine_play import load_and_play, player, when_fired
+from engine_play import load_and_play, play_to_victory, player, when_fired
 from conftest import REPO, SHARED, SHARED_MISSING, build_game, requires_engine
 from generator.cli import main
 
@@ -208,3 +208,18 @@ def test_one_partisan_per_hex_refuses_the_second_placement(built: Path, tmp_path
     control_spec.write_text(CONTROL.format(spec=SPEC), encoding="utf-8")
     uncapped = player(play(build_game(control_spec, tmp_path / "out"), rounds=1, seed=1), "Partisans")
     assert uncapped["unplaced_units"] == {}
+
+
+# --- victory ----------------------------------------------------------------------------------
+
+@requires_engine
+def test_the_war_ends_with_a_winner_at_the_end_of_1945(built: Path):
+    # the scenario's victory (see the notes): at the end of 1945 IV (round 7) the Allies win
+    # unless Japan holds Hsinking, Mukden and Seoul; with the entry seed the Soviets come in at
+    # 1945 II and Japan loses one of them. Before the victory triggers the game ran on with no winner.
+    result = play_to_victory(built, rounds=8, seed=ENTRY_SEED, map_dir=built.parent.parent.parent)
+    assert result.rounds_completed == 7
+    assert sorted(result.winners) == sorted(["Soviets", "Nationalists", "Communists", "Partisans", "Americans",
+                                             "British"])
+    texts = (built.parent.parent / "notifications.properties").read_text(encoding="utf-8")
+    assert "Victory_Allies_Free_Manchukuo=" in texts
