@@ -199,6 +199,17 @@ class GameHelpers:
         """The attachment the engine uses (the later one where a game declares two)."""
         return effective_attachment(self._game, name, attach_to)
 
+    def placement_territories(self, unit: str, zones: dict, allowed: list[str]) -> list[str]:
+        """Where a unit type confined to the zones `allowed` may be placed: their territories, in
+        order, within the unitPlacementOnlyAllowedIn the unit type already has (if any)."""
+        names = list(dict.fromkeys(t for zone in allowed for t in zones[zone]))
+        current = self.attachment("unitAttachment", unit)
+        for option in (current.options if current else []):
+            if option.name == "unitPlacementOnlyAllowedIn" and option.value:
+                kept = set(option.value.split(":"))
+                names = [t for t in names if t in kept]
+        return names
+
     def frontier_of(self, player: str) -> str:
         production = self._game.production
         return next((p.frontier for p in production.player_production if p.player == player), "") \
