@@ -139,7 +139,7 @@ def _unchanged(path: Path, stamp: int) -> bool:
 # condition attachments through generator.rule_helpers.Conditions.
 CONDITION_PARAMS = {
     "owns": ("territories", [], "territories the player (or owner:) must own itself"),
-    "allied_owns": ("territories", [], "territories the player's side must own"),
+    "allied_owns": ("territories", [], "territories the player's side (its alliances) must own"),
     "not_owns": ("territories", [], "territories the player (or owner:) must own none of"),
     "count": ("string", "all", "how many of owns / allied_owns: all, a number, or each (counts per territory)"),
     "owner": ("players", [], "whose ownership and wars count (default: the rule's player)"),

@@ -36,9 +36,15 @@ class Conditions:
     peace: list[list[tuple[str, str, str | None]]] = field(default_factory=list)  # one condition each
     not_held: list[tuple[str, str, str | None]] = field(default_factory=list)
     references: list[str] = field(default_factory=list)
+    side_held: list[tuple[str, str, str | None]] = field(default_factory=list)
 
     @classmethod
-    def from_params(cls, values: dict) -> "Conditions":
+    def from_params(cls, values: dict, side: list[str] | None = None) -> "Conditions":
+        """side: the players whose ownership counts for allied_owns (the player's side as the
+        game's alliances declare it). 1.9's alliedOwnershipTerritories asks the relationship
+        instead, whose archetype may be neutral between partners of one side (G40's Concordant
+        China and UK Pacific), so with a side allied_owns is a direct-ownership test by those
+        players, in a condition of its own (its `players` option must not touch owns:)."""
         players = [("players", ":".join(values["owner"]), None)] if values["owner"] else []
         count = str(values["count"])
 
@@ -48,8 +54,13 @@ class Conditions:
             needed = str(len(territories)) if count == "all" else count
             return [(option, ":".join(territories), needed)]
 
-        main = ownership("directOwnershipTerritories", values["owns"]) + ownership(
-            "alliedOwnershipTerritories", values["allied_owns"])
+        main = ownership("directOwnershipTerritories", values["owns"])
+        side_held = []
+        if side:
+            side_held = ownership("directOwnershipTerritories", values["allied_owns"])
+            side_held = [("players", ":".join(side), None)] + side_held if side_held else []
+        else:
+            main += ownership("alliedOwnershipTerritories", values["allied_owns"])
         owners = values["owner"]
         # 1.9 tests atWarPlayers for the attached player only, never for `players`: with owner:
         # each owner/enemy pair is a relationship test of its own.
@@ -70,10 +81,10 @@ class Conditions:
         not_held = [("directOwnershipTerritories", ":".join(values["not_owns"]), "1"),
                     ("invert", "true", None)] if values["not_owns"] else []
         return cls(players + main if main else [], peace_pairs, players + not_held if not_held else [],
-                   list(values["conditions"]))
+                   list(values["conditions"]), side_held)
 
     def __bool__(self) -> bool:
-        return bool(self.main or self.peace or self.not_held or self.references)
+        return bool(self.main or self.peace or self.not_held or self.references or self.side_held)
 
     def attachments(self, base: str, inline: bool = False) -> list[tuple[str, list]]:
         """(name, options) of each condition to declare; inline: the main options go elsewhere
@@ -82,6 +93,7 @@ class Conditions:
         parts += [(f"{base}_Peace" + (f"_{i + 1}" if len(self.peace) > 1 else ""), options)
                   for i, options in enumerate(self.peace)]
         parts.append((f"{base}_Not_Held", self.not_held))
+        parts.append((f"{base}_Side_Held", self.side_held))
         return [(name, options) for name, options in parts if options]
 
     def names(self, base: str, inline: bool = False) -> list[str]:
@@ -186,6 +198,17 @@ class GameHelpers:
     def attachment(self, name: str, attach_to: str):
         """The attachment the engine uses (the later one where a game declares two)."""
         return effective_attachment(self._game, name, attach_to)
+
+    def placement_territories(self, unit: str, zones: dict, allowed: list[str]) -> list[str]:
+        """Where a unit type confined to the zones `allowed` may be placed: their territories, in
+        order, within the unitPlacementOnlyAllowedIn the unit type already has (if any)."""
+        names = list(dict.fromkeys(t for zone in allowed for t in zones[zone]))
+        current = self.attachment("unitAttachment", unit)
+        for option in (current.options if current else []):
+            if option.name == "unitPlacementOnlyAllowedIn" and option.value:
+                kept = set(option.value.split(":"))
+                names = [t for t in names if t in kept]
+        return names
 
     def frontier_of(self, player: str) -> str:
         production = self._game.production

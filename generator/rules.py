@@ -252,12 +252,24 @@ def _rule_key(rule_id: str, loop_vars: dict) -> str:
     return identifier("_".join([rule_id, *map(str, loop_vars.values())]))
 
 
+def _side(values: dict, helpers: GameHelpers) -> list[str] | None:
+    """Whose ownership counts for allied_owns: the owners (or the rule's player) and every player
+    sharing an alliance with them; None when the rule names no player."""
+    owners = values.get("owner") or ([values["player"]] if isinstance(values.get("player"), str) else [])
+    if not owners:
+        return None
+    side = list(owners)
+    for owner in owners:
+        side += [ally for ally in helpers.allies(owner) if ally not in side]
+    return side
+
+
 def _render(r: SpecReader, macro: Macro, values: dict, key: str, rule_id: str, game: m.Game,
             pos: Position) -> tuple[str, etree._ElementTree] | None:
     env = macro_environment(macro.path.parent)
     context = dict(values, key=key, rule_id=rule_id, game=GameHelpers(game))
     if macro.takes_conditions:
-        context["condition"] = Conditions.from_params(values)
+        context["condition"] = Conditions.from_params(values, _side(values, GameHelpers(game)))
     try:
         text = env.get_template(macro.path.name).render(**context)
     except (SandboxLimit, MemoryError):

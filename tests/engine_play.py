@@ -42,3 +42,15 @@ def air_removed_before_battle(report, xml: Path) -> list[dict]:
         elif between:
             mid_turn.add(name)
     return [entry for entry in report.air_removed if entry["step"] in mid_turn]
+
+
+def play_to_victory(xml: Path, rounds: int, seed: int, map_dir: Path):
+    """Play up to `rounds` rounds with the easy AI; the game must end with a winner on the way
+    (a victory trigger or victory-city check signalled game over), without any exception."""
+    from generator.engine.harness import play_game
+
+    report = play_game(xml, rounds=rounds, ai="easy", seed=seed, map_dir=map_dir)
+    assert report.exceptions == [], report.exceptions
+    assert report.stopped_by == "game over", f"no winner in {report.rounds_completed} rounds ({report.stopped_by})"
+    assert report.winners, "game over without a named winner"
+    return report

@@ -453,3 +453,41 @@ def test_war_conditions_with_an_owner_test_each_pair():
     without_owner = Conditions.from_params(dict(values, owner=[]))
     assert without_owner.attachments("c") == [
         ("c", [("atWarPlayers", "Russians", "1")]), ("c_Peace", [("atWarPlayers", "British:French", "0")])]
+
+
+def test_allied_ownership_counts_the_players_of_the_side_whatever_their_relationship():
+    """allied_owns with a side becomes a direct-ownership test by the side's players in a condition
+    of its own: 1.9's alliedOwnershipTerritories asks the relationship, and G40's Concordant (China
+    and UK Pacific, neutral archetype) made the Burma road objective fail while Burma was British."""
+    from generator.rule_helpers import Conditions
+
+    values = {"owner": [], "count": "all", "owns": ["Szechwan"], "allied_owns": ["Burma", "Yunnan"],
+              "not_owns": [], "at_war_with": [], "not_at_war_with": [], "rounds": "", "conditions": []}
+    condition = Conditions.from_params(values, side=["Chinese", "UK_Pacific", "Americans"])
+    assert condition.attachments("c") == [
+        ("c", [("directOwnershipTerritories", "Szechwan", "1")]),
+        ("c_Side_Held", [("players", "Chinese:UK_Pacific:Americans", None),
+                         ("directOwnershipTerritories", "Burma:Yunnan", "2")])]
+    assert condition.names("c", inline=True) == ["c_Side_Held"]
+    # without a side (a rule naming no player) the relationship-based option remains
+    assert Conditions.from_params(values).attachments("c") == [
+        ("c", [("directOwnershipTerritories", "Szechwan", "1"), ("alliedOwnershipTerritories", "Burma:Yunnan", "2")])]
+
+
+def test_allied_ownership_side_is_the_player_and_its_alliance(tmp_path, monkeypatch):
+    """Built from a spec: the Burma road condition of s001 names every player of China's alliance."""
+    import pytest
+    from conftest import SHARED
+
+    if not (SHARED / "maps" / "world_war_ii_global").is_dir():
+        pytest.skip(SHARED_MISSING)
+    monkeypatch.setenv("TRIPLEA_MAPS", str(SHARED / "maps"))
+    xml = build_game(REPO / "rules_yaml" / "s001_kaihlhac_balance.yaml", tmp_path / "out")
+    root = etree.parse(str(xml)).getroot()
+    (side,) = root.iterfind("attachmentList/attachment[@name='conditionAttachment_S001_R58_Side_Held']")
+    options = {o.get("name"): (o.get("value"), o.get("count")) for o in side.iterfind("option")}
+    assert options["directOwnershipTerritories"] == ("Burma:Yunnan", "2")
+    assert {"Chinese", "UK_Pacific", "British", "Americans"} <= set(options["players"][0].split(":"))
+    assert not {"Japanese", "Germans", "Italians"} & set(options["players"][0].split(":"))
+    (objective,) = root.iterfind("attachmentList/attachment[@name='objectiveAttachment_S001_R58']")
+    assert [o.get("name") for o in objective.iterfind("option")] == ["conditions", "objectiveValue"]

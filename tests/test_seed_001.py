@@ -124,12 +124,13 @@ add:
         conditions: "conditionAttachment_S001_R89_Germans_SF_Free:conditionAttachment_S001_R89_Germans_SF_Partner"
         conditionType: OR
     # Germany instates Vichy as soon as the mod offers it: the effects of its user action, by trigger
+    # (with all its conditions: France held, and Normandy held by the Axis side, the _Side_Held one)
     - name: triggerAttachment_TEST_Germans_Instate_Vichy
       attachTo: Germans
       class: TriggerAttachment
       type: player
       options:
-        conditions: "conditionAttachment_S001_R89_Germans_Free:conditionAttachment_S001_Vichy_Offer_Open:conditionAttachment_TEST_Southern_France_Eligible"
+        conditions: "conditionAttachment_S001_R89_Germans_Free:conditionAttachment_S001_R89_Germans_Free_Side_Held:conditionAttachment_S001_Vichy_Offer_Open:conditionAttachment_TEST_Southern_France_Eligible"
         activateTrigger:
           - "triggerAttachment_S001_R89_Germans_Free_Instated:1:false:false:false:false"
           - "triggerAttachment_S001_R89_Germans_Free_Remembered:1:false:false:false:false"
@@ -264,6 +265,10 @@ def test_the_mod_changes_to_the_base_game_show_in_play(played):
     # Pearl Harbor's ships stay moored and damaged while the USA is at peace
     assert player(played, "Americans")["units"].get("battleship_pearl") == 2
     assert fired_like(played, "triggerAttachment_S001_R45_") == []
+    # the Burma road (S001-R58) pays although Burma is UK Pacific's, "Concordant" (neutral archetype)
+    # with China: ownership by China's side counts. Seed 1: China ends round 2 with 16 PUs; with
+    # 1.9's relationship-based alliedOwnershipTerritories it had 13 (the road never paid)
+    assert player(played, "Chinese")["resources"]["PUs"] == 16
     # nothing counts against the Stalin Doctrine in an ordinary opening
     assert fired_like(played, "triggerAttachment_S001_R38_") == []
 
@@ -281,9 +286,11 @@ def test_stalin_doctrine_costs_one_per_allied_unit_up_to_three(scenario):
 @requires_engine
 @pytest.mark.engine
 def test_pearl_harbor_ships_are_repaired_once_the_usa_is_at_war(scenario):
-    # the first politics step of the game finds the USA at war: the moored ships become ordinary ones
+    # the USA is at war from the start, but the ships are repaired only in its own politics step
+    # (where the USA declares war), not after the politics of the powers before it: an Axis
+    # strike earlier in the round meets them damaged (before the fix: at (1, germansPolitics))
     repaired = fired_like(scenario, "triggerAttachment_S001_R45_26_Sea_Zone_")
-    assert {(round_, step) for _, round_, step in repaired} == {(1, "germansPolitics")}
+    assert {(round_, step) for _, round_, step in repaired} == {(1, "americansPolitics")}
     assert {trigger for trigger, _, _ in repaired} == {
         f"triggerAttachment_S001_R45_26_Sea_Zone_{unit}_{rung}_{role}"
         for unit, rung in (("battleship_pearl", 1), ("battleship_pearl", 2), ("cruiser_pearl", 1))

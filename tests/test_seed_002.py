@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from engine_play import load_and_play, player, when_fired
+from engine_play import load_and_play, play_to_victory, player, when_fired
 from conftest import REPO, SHARED, SHARED_MISSING, build_game, requires_engine
 from generator.cli import main
 from generator.pipeline import load_game
@@ -276,3 +276,22 @@ def test_war_with_germany_brings_finland_in_and_lifts_the_pact_line(barbarossa):
     assert when_fired(report, "triggerAttachment_S002_R57") == [(1, "finlandCombatMove")]
     # S002-R05/R26: no Pact any more, so no partition of Poland
     assert when_fired(report, "triggerAttachment_S002_R26") == []
+
+
+# --- victory ----------------------------------------------------------------------------------
+
+# With this seed the easy AI takes Eastern Poland for Russia and nothing more in the Pact years.
+VICTORY_SEED = 1
+
+
+@requires_engine
+def test_the_pact_years_end_with_a_winner_in_spring_1941(built):
+    # the scenario's victory (see the notes): at the end of round 7 Russia, holding only Eastern
+    # Poland of Eastern Europe, has not made good its sphere, so Germany and Italy win; before the
+    # victory triggers existed the game ran on with no winner
+    xml = built / "map" / "games" / f"{MAP_NAME}.xml"
+    result = play_to_victory(xml, rounds=8, seed=VICTORY_SEED, map_dir=built)
+    assert result.rounds_completed == 7
+    assert sorted(result.winners) == ["Germany", "Italy"]
+    texts = (built / "map" / "notifications.properties").read_text(encoding="utf-8")
+    assert "Victory_Axis_At_Barbarossa=" in texts

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from engine_play import load_and_play, player, when_fired
+from engine_play import load_and_play, play_to_victory, player, when_fired
 from conftest import REPO, SHARED, SHARED_MISSING, build_game, requires_engine
 from generator.cli import main
 
@@ -208,3 +208,46 @@ def test_one_partisan_per_hex_refuses_the_second_placement(built: Path, tmp_path
     control_spec.write_text(CONTROL.format(spec=SPEC), encoding="utf-8")
     uncapped = player(play(build_game(control_spec, tmp_path / "out"), rounds=1, seed=1), "Partisans")
     assert uncapped["unplaced_units"] == {}
+
+
+# --- victory ----------------------------------------------------------------------------------
+
+@requires_engine
+def test_the_war_ends_with_a_winner_at_the_end_of_1945(built: Path):
+    # the scenario's victory (see the notes): at the end of 1945 IV (round 7) the Allies win
+    # unless Japan holds Hsinking, Mukden and Seoul; with the entry seed the Soviets come in at
+    # 1945 II and Japan loses one of them. Before the victory triggers the game ran on with no winner.
+    result = play_to_victory(built, rounds=8, seed=ENTRY_SEED, map_dir=built.parent.parent.parent)
+    assert result.rounds_completed == 7
+    assert sorted(result.winners) == sorted(["Soviets", "Nationalists", "Communists", "Partisans", "Americans",
+                                             "British"])
+    texts = (built.parent.parent / "notifications.properties").read_text(encoding="utf-8")
+    assert "Victory_Allies_Free_Manchukuo=" in texts
+
+
+# --- client units are placed only in their own countries (S003-R48) ------------------------------
+
+def test_client_units_are_placed_only_in_their_countries(built: Path):
+    # a territory effect stops moves in 1.9, not placement: the confinement also gates placement
+    root = etree.parse(str(built)).getroot()
+    allowed = {}
+    for attachment in root.iterfind("attachmentList/attachment[@name='unitAttachment']"):
+        for o in attachment.iterfind("option[@name='unitPlacementOnlyAllowedIn']"):
+            allowed[attachment.get("attachTo")] = o.get("value").split(":")
+    assert "Hsinking" in allowed["jp_client_manchukuo"] and "Honshu" not in allowed["jp_client_manchukuo"]
+    assert "Seoul" not in allowed["jp_client_manchukuo"] and "Peking" not in allowed["jp_client_manchukuo"]
+    assert "Nanking" in allowed["jp_client_nanking"] and "Honshu" not in allowed["jp_client_nanking"]
+    assert "Hsinking" not in allowed["jp_client_nanking"]
+    (restrictions,) = root.iterfind("propertyList/property[@name='Unit Placement Restrictions']")
+    assert restrictions.get("value") == "true"
+
+
+@requires_engine
+def test_japan_no_longer_places_client_units_outside_their_countries(built: Path):
+    # seed 1, 3 rounds: the easy AI buys clients and places its buys in Honshu. Before the placement
+    # gate it ended with 10 Manchukuo and 6 Nanking clients on the board (4 and 3 at the start);
+    # now the ones it buys wait unplaced, as Honshu is closed to them
+    japan = player(play(built, rounds=3, seed=1), "Japanese")
+    assert japan["units"]["jp_client_manchukuo"] <= 4 and japan["units"]["jp_client_nanking"] <= 3
+    assert japan["unplaced_units"].get("jp_client_manchukuo", 0) + japan["unplaced_units"].get(
+        "jp_client_nanking", 0) > 0
