@@ -57,12 +57,14 @@ def test_the_client_draws_elite_infantry_from_the_shipped_image(installed, tmp_p
     # The client's UnitImageFactory takes Germany's elite infantry from the file the mod shipped
     assert answer["image"].endswith(f"/{map_dir.name}/map/{UNIT_IMAGE.as_posix()}")
 
-    report = run_gui(xml, map_dir, rounds=1, screenshot=tmp_path / "shot.png", seed=1, timeout=900)
+    # Centred on Germany, where the mod puts two elite infantry (drawn with an "E" badge)
+    report = run_gui(xml, map_dir, rounds=1, screenshot=tmp_path / "shot.png", seed=1, timeout=900, centre="Germany")
     print(format_gui_report(report))
     if os.environ.get("TRIPLEA_GEN_SCREENSHOTS") and report.screenshot:
         target = Path(os.environ["TRIPLEA_GEN_SCREENSHOTS"])
         target.mkdir(parents=True, exist_ok=True)
         (target / "g40_player_ready.png").write_bytes(report.screenshot.read_bytes())
+    assert report.centred_on == "Germany"
     assert report.missing_images == [] and report.game_exceptions == []
     assert [d.format() for d in report.diagnostics()] == [], report.console_tail[-15:]
     assert report.stopped_by in ("rounds", "game over") and report.picture.plausible_map, report.picture
@@ -128,3 +130,15 @@ def test_the_action_buttons_show_the_specs_texts(installed):
         actions_file.write_text(old_actions, encoding="utf-8")
     assert politics["button"] != mongolia["BUTTON"] and action["button"] != bonds["BUTTON"]
     assert politics["description"] != mongolia["DESCRIPTION"] and action["description"] != bonds["DESCRIPTION"]
+
+
+@requires_client
+def test_centring_on_a_territory_the_game_lacks_is_refused(installed, tmp_path: Path):
+    from generator.diagnostics import DiagnosticError
+    from generator.engine.gui import run_gui
+
+    xml, map_dir = installed
+    with pytest.raises(DiagnosticError) as refused:
+        run_gui(xml, map_dir, rounds=1, screenshot=tmp_path / "shot.png", seed=1, centre="Atlantis")
+    (problem,) = refused.value.diagnostics
+    assert problem.code == "TG304" and "no territory named 'Atlantis'" in problem.message

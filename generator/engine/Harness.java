@@ -16,6 +16,7 @@ import java.util.List;
  *   Harness texts MAP_NAME MAP_DIR QUESTION...   (see TextsMode)
  *   Harness play GAME.xml [--rounds N] [--ai easy|fast] [--seed S] [--map-dir DIR] [--timeout SEC]
  *               [--screenshot SHOT.png]   (the desktop client instead of headless; needs a display)
+ *               [--centre TERRITORY]      (the screenshot shows this territory in the middle)
  * </pre>
  *
  * <p>The only thing written to stdout is one JSON document; everything the engine prints goes
@@ -98,6 +99,9 @@ public final class Harness {
           break;
         case "--screenshot":
           options.screenshot = value;
+          break;
+        case "--centre":
+          options.centre = value;
           break;
         default:
           throw new IllegalArgumentException("unknown option " + arg);
