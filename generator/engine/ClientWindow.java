@@ -63,6 +63,16 @@ final class ClientWindow {
     });
   }
 
+  /** Scrolls the map to territory (null: not a territory of the game); returns its name or null. */
+  String centreOn(final games.strategy.engine.data.Territory territory)
+      throws InterruptedException, InvocationTargetException {
+    if (territory == null) {
+      return null;
+    }
+    SwingUtilities.invokeAndWait(() -> frame.getMapPanel().centerOn(territory));
+    return territory.getName();
+  }
+
   /**
    * Saves the whole screen as a PNG; returns where the window and its map panel are on it, and
    * the battle windows closed first (the client leaves the last battle open until a player

@@ -13,8 +13,10 @@ import java.util.List;
  *
  * <pre>
  *   Harness check GAME.xml...
+ *   Harness texts MAP_NAME MAP_DIR QUESTION...   (see TextsMode)
  *   Harness play GAME.xml [--rounds N] [--ai easy|fast] [--seed S] [--map-dir DIR] [--timeout SEC]
  *               [--screenshot SHOT.png]   (the desktop client instead of headless; needs a display)
+ *               [--centre TERRITORY]      (the screenshot shows this territory in the middle)
  * </pre>
  *
  * <p>The only thing written to stdout is one JSON document; everything the engine prints goes
@@ -39,6 +41,8 @@ public final class Harness {
       final String mode = rest.isEmpty() ? "" : rest.remove(0);
       if ("check".equals(mode)) {
         reportOut.println(Json.write(CheckMode.run(rest)));
+      } else if ("texts".equals(mode)) {
+        reportOut.println(Json.write(TextsMode.run(rest)));
       } else if ("play".equals(mode)) {
         log.installHooks();
         new PlayMode(playOptions(rest), log, reportOut).run();
@@ -49,6 +53,9 @@ public final class Harness {
     } catch (final IllegalArgumentException e) {
       console.println("harness: " + e.getMessage());
       status = 2;
+    } catch (final Exception e) {
+      console.println("harness: " + e);
+      status = 1;
     }
     reportOut.flush();
     console.flush();
@@ -92,6 +99,9 @@ public final class Harness {
           break;
         case "--screenshot":
           options.screenshot = value;
+          break;
+        case "--centre":
+          options.centre = value;
           break;
         default:
           throw new IllegalArgumentException("unknown option " + arg);

@@ -47,6 +47,7 @@ final class PlayMode {
     String mapDir;
     double timeoutSeconds = 600;
     String screenshot; // set: open the desktop client and save a screenshot here
+    String centre; // set: the map is scrolled to this territory before the screenshot
 
     boolean inClient() {
       return screenshot != null;
@@ -157,6 +158,9 @@ final class PlayMode {
     }
     final String stoppedBy = game.isGameOver() || !game.isGameSequenceRunning() ? "game over" : "rounds";
     if (window != null) {
+      if (options.centre != null) {
+        client.put("centred_on", window.centreOn(data.getMap().getTerritory(options.centre)));
+      }
       client.putAll(window.photograph(new File(options.screenshot)));
       client.put("windows", ClientWindow.openWindows());
     }

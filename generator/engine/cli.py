@@ -57,6 +57,7 @@ def register(subparsers) -> None:
     gui.add_argument("--screenshot", help="save the screenshot here (PNG)")
     gui.add_argument("--timeout", type=float, default=600.0, help="wall-clock limit in seconds (default: 600)")
     gui.add_argument("--seed", type=int, help="seed for the dice and the AI's choices")
+    gui.add_argument("--centre", metavar="TERRITORY", help="scroll the map to this territory before the screenshot")
     gui.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
     gui.set_defaults(run=_run_gui)
 
@@ -105,7 +106,7 @@ def _run_gui(args) -> int:
 
     report = run_gui(Path(args.game), Path(args.map_dir), rounds=args.rounds,
                      screenshot=Path(args.screenshot) if args.screenshot else None, timeout=args.timeout,
-                     seed=args.seed)
+                     seed=args.seed, centre=args.centre)
     print(json.dumps(report.as_json(), indent=2) if args.format == "json" else format_gui_report(report))
     for diagnostic in report.diagnostics():
         print(diagnostic.format(), file=sys.stderr)

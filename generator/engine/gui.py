@@ -50,6 +50,7 @@ class GuiReport:
     map_panel: list[int] | None  # [x, y, width, height] of the map panel on the screenshot
     picture: PictureVerdict | None  # None when no screenshot was taken
     console_tail: list[str] = field(default_factory=list)
+    centred_on: str | None = None  # the territory the map was scrolled to before the screenshot
 
     def diagnostics(self) -> list[Diagnostic]:
         where = Position(display_path(self.path))
@@ -103,6 +104,7 @@ class GuiReport:
             "stopped_by": self.stopped_by, "total_seconds": self.total_seconds,
             "exceptions": self.exceptions, "missing_images": self.missing_images, "messages": self.messages,
             "frame_title": self.frame_title, "windows": self.windows, "map_panel": self.map_panel,
+            "centred_on": self.centred_on,
             "screenshot": display_path(self.screenshot) if self.screenshot else None,
             "picture": None if self.picture is None else {
                 "plausible_map": self.picture.plausible_map, "summary": self.picture.summary()},
@@ -140,7 +142,7 @@ def client_problem() -> str | None:
 
 
 def run_gui(game: Path, map_dir: Path, rounds: int = 1, screenshot: Path | None = None,
-            timeout: float = DEFAULT_GUI_TIMEOUT, seed: int | None = None) -> GuiReport:
+            timeout: float = DEFAULT_GUI_TIMEOUT, seed: int | None = None, centre: str | None = None) -> GuiReport:
     """Plays `rounds` rounds of game in the desktop client with map_dir as its map folder.
 
     Raises (DiagnosticError) when it cannot start: no engine or display, a bad argument, a
@@ -169,6 +171,8 @@ def run_gui(game: Path, map_dir: Path, rounds: int = 1, screenshot: Path | None 
                      "--timeout", str(timeout), "--map-dir", str(map_dir.resolve()), "--screenshot", str(shot.resolve())]
         if seed is not None:
             arguments += ["--seed", str(seed)]
+        if centre is not None:  # the territory the screenshot shows in its middle
+            arguments += ["--centre", centre]
         command = ["xvfb-run", "--auto-servernum", "--server-args", f"-screen 0 {SCREEN}",
                    *java_command(harness_classes(), HARNESS_CLASS, arguments, home, options=_CLIENT_JVM_OPTIONS)]
         try:
@@ -183,6 +187,9 @@ def run_gui(game: Path, map_dir: Path, rounds: int = 1, screenshot: Path | None 
         console = finished.stderr.decode("utf-8", "replace").splitlines()[-_CONSOLE_LINES_KEPT:]
         report = _read_report(finished.stdout, finished.returncode, console, shown)
         client = report.get("client", {})
+        if centre is not None and report["stopped_by"] in ("rounds", "game over") and client.get("centred_on") is None:
+            raise _error("TG304", f"--centre: the game has no territory named '{centre}'", shown,
+                         "give a territory name exactly as the game file spells it")
         picture = judge_screenshot(shot, client.get("map_panel")) if shot.is_file() else None
         if screenshot is None:
             shot = None
@@ -192,7 +199,8 @@ def run_gui(game: Path, map_dir: Path, rounds: int = 1, screenshot: Path | None 
             total_seconds=report["total_seconds"], exceptions=report["exceptions"],
             missing_images=report["missing_images"], messages=report["messages"],
             frame_title=client.get("frame_title"), windows=client.get("windows", []), screenshot=shot,
-            map_panel=client.get("map_panel"), picture=picture, console_tail=console)
+            map_panel=client.get("map_panel"), picture=picture, console_tail=console,
+            centred_on=client.get("centred_on"))
 
 
 def _read_report(stdout: bytes, status: int, console: list[str], shown: str) -> dict:

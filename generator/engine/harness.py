@@ -416,3 +416,12 @@ def engine_check_files(paths: list[Path], show_warnings: bool = False) -> int:
                 print(f"    DTD: {warning}")
     sys.stdout.flush()
     return EXIT_OK if all(result.ok for result in results) else EXIT_ERRORS
+
+
+def client_texts(map_name: str, map_dir: Path, questions: list[str], timeout: float = 120) -> list[dict]:
+    """What the desktop client's own classes answer for an installed map folder (map_dir, under
+    the name map_name): each question is politics:KEY or actions:KEY (button and description),
+    notification:KEY (message) or unit:PLAYER:TYPE (the image URL). See TextsMode.java."""
+    report = _run_harness(lambda staged: ["texts", map_name, str(Path(map_dir).resolve()), *questions], {},
+                          timeout=timeout)
+    return report["answers"]
