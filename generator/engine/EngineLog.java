@@ -50,6 +50,16 @@ final class EngineLog {
     entry.put("message", describeChain(error));
     entry.put("round", round);
     entry.put("step", step);
+    entry.put("at", topFrames(error));
+    final Throwable root = rootCause(error);
+    if (root != error) {
+      entry.put("cause_at", topFrames(root)); // where the failure really happened
+    }
+    entry.put("engine_defect", engineDefect(error));
+    entries.add(entry);
+  }
+
+  private static List<String> topFrames(final Throwable error) {
     final List<String> frames = new ArrayList<>();
     for (final StackTraceElement frame : error.getStackTrace()) {
       if (frames.size() == STACK_FRAMES_KEPT) {
@@ -57,25 +67,39 @@ final class EngineLog {
       }
       frames.add(frame.toString());
     }
-    entry.put("at", frames);
-    entry.put("engine_defect", engineDefect(error));
-    entries.add(entry);
+    return frames;
+  }
+
+  private static Throwable rootCause(final Throwable error) {
+    final Set<Throwable> visited = Collections.newSetFromMap(new IdentityHashMap<>());
+    Throwable link = error;
+    while (link.getCause() != null && visited.add(link)) {
+      link = link.getCause();
+    }
+    return link;
   }
 
   /**
    * Names a failure that is the 1.9 engine's own on Java 17 whatever the game, or null. The
    * desktop client copies the game data by Java serialization (e.g. at a technology step), and
-   * on Java 17 reading it back fails in DefaultNamed.equals: seen with the unmodified Global
-   * 1940 game as with every mod of it, and the client plays on.
+   * on Java 17 reading it back fails in the equals or hashCode of a named game object
+   * (DefaultNamed.equals, UnitType.hashCode: which one depends on what the data holds): seen with
+   * the unmodified Global 1940 game as with every mod of it, and the client plays on.
    */
+  // A hash map or set being read back asks a named game object (DefaultNamed, UnitType, ...) for
+  // its name, to hash or compare it, before the name itself is read back.
+  private static final Set<String> NAME_READERS = Set.of("equals", "hashCode");
+  private static final String GAME_DATA_PACKAGE = "games.strategy.engine.data.";
+
   static String engineDefect(final Throwable error) {
     final Set<Throwable> visited = Collections.newSetFromMap(new IdentityHashMap<>());
     for (Throwable link = error; link != null && visited.add(link); link = link.getCause()) {
       final StackTraceElement[] stack = link.getStackTrace();
       if (link instanceof NullPointerException && stack.length > 0
-          && stack[0].getClassName().equals("games.strategy.engine.data.DefaultNamed")
-          && stack[0].getMethodName().equals("equals") && readsSerializedData(stack)) {
-        return "1.9 on Java 17 cannot copy the game data (deserialisation fails in DefaultNamed.equals)";
+          && stack[0].getClassName().startsWith(GAME_DATA_PACKAGE)
+          && NAME_READERS.contains(stack[0].getMethodName()) && readsSerializedData(stack)) {
+        return "1.9 on Java 17 cannot copy the game data (deserialisation fails in "
+            + stack[0].getClassName().substring(GAME_DATA_PACKAGE.length()) + "." + stack[0].getMethodName() + ")";
       }
     }
     return null;
