@@ -3,13 +3,16 @@ with the input are raised as DiagnosticError and printed by the CLI."""
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 from pathlib import Path
 
 from .diagnostics import EXIT_ERRORS, EXIT_OK, EXIT_UNUSABLE, Diagnostic, DiagnosticError, display_path
 from .importer import import_xml_file
-from .pipeline import CompiledGame, compile_spec
 from .writer import safe_name, write_file_atomically, write_outputs
 from .yamlform import dump_game
+
+if TYPE_CHECKING:  # `import` needs none of the build pipeline: the command line stays quick to start
+    from .pipeline import CompiledGame
 
 
 def _print_warnings(diagnostics: list[Diagnostic]) -> None:
@@ -98,6 +101,8 @@ def check_built_map_folder(compiled: CompiledGame, files: dict[str, bytes], outd
 def build_spec(spec: str, outdir: str, engine: str | None = None,
                skip_validation: bool = False) -> tuple[CompiledGame, list[Path]]:
     """Compile, validate (warnings printed), write all or nothing; raises on errors."""
+    from .pipeline import compile_spec
+
     compiled = compile_spec(spec)
     diagnostics = compiled.warnings if skip_validation else check_compiled(compiled, engine)
     files = output_files(compiled)

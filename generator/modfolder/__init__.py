@@ -15,7 +15,6 @@ from pathlib import Path
 
 from ..diagnostics import Diagnostic
 from ..validate_mapfolder import game_needs
-from .assets import asset_files
 from .assetspec import AssetSpec
 from .basefolder import BaseFolder
 from .listing import merge_listing
@@ -67,6 +66,8 @@ def map_folder_additions(compiled, files: dict[str, bytes], outdir: str | Path |
         return found
 
     if base is not None and not generated:
+        from .assets import asset_files  # Pillow and the map drawing: loaded only for a mod's images
+
         properties = start("map.properties")
         owned = set(game_needs(compiled.tree.getroot()).units)  # what validate --map-dir asks images for
         assets = asset_files(game, owned, look, base, lambda rel: output.read(content + rel),
