@@ -167,13 +167,14 @@ def test_stop_while_a_job_runs_is_truthful(server: Path, client_env: dict, tmp_p
 
 def test_a_job_over_its_memory_fails_and_the_server_keeps_serving(client_env: dict, runtime_dir: Path,
                                                                    tmp_path: Path):
-    """400 strings of a million characters (within the sandbox's bounds) in a job of 200 MiB: the template
-    runs out of memory, which is a located error; the next job gets a fresh worker. (The limit leaves the
-    rest of the build ample room, so only the template can be what overruns it.)"""
+    """60 lists of a million items (8 MB each, within the sandbox's bounds, and no output) in a job of
+    200 MiB: the template runs out of memory, which is a located error; the next job gets a fresh worker.
+    (The limit leaves the rest of the build ample room, so only the template can be what overruns it;
+    lists, not strings, so that the output bound cannot be what stops it first.)"""
     start_server(client_env, runtime_dir, "--job-memory", "200")
     try:
-        hog = ("{% set a = 'x' * 999990 %}{% set ns = namespace(kept=[]) %}{% for i in range(400) %}"
-               "{% set ns.kept = ns.kept + [a ~ i] %}{% endfor %}<fragment>{{ ns.kept | length }}</fragment>")
+        hog = ("{% set a = [0] * 999990 %}{% set ns = namespace(kept=[]) %}{% for i in range(60) %}"
+               "{% set ns.kept = ns.kept + [a + [i]] %}{% endfor %}<fragment>{{ ns.kept | length }}</fragment>")
         spec = write_mod(tmp_path / "hostile", macro_rule("hog"), {"hog.xml.j2": MACRO_HEADER + hog})
         hungry = cli(["build", "spec.yaml", "-o", "out"], client_env, cwd=spec.parent)
         assert hungry.returncode == 2
