@@ -3,7 +3,7 @@ the same order with the same attributes and character data; comments, attribute
 order and indentation do not count."""
 from __future__ import annotations
 
-from generator.safexml import parse_xml_bytes, parse_xml_file
+from generator.read.safexml import parse_xml_bytes, parse_xml_file
 
 
 def canonical(tree) -> list[tuple]:
@@ -37,7 +37,7 @@ def import_and_build(source, folder) -> tuple[list[tuple], list[tuple]]:
     canonical forms of the original and of the rebuilt game."""
     from pathlib import Path
 
-    from generator.cli import main
+    from generator.cli.main import main
 
     folder = Path(folder)
     spec = folder / "game.yaml"

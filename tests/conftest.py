@@ -55,7 +55,7 @@ requires_engine = pytest.mark.skipif(not engine_available(), reason=ENGINE_MISSI
 
 def build_game(spec: Path, out: Path) -> Path:
     """Build spec into out with the command line; the game XML it wrote."""
-    from generator.cli import main
+    from generator.cli.main import main
 
     assert main(["build", str(spec), "-o", str(out)]) == 0
     (xml,) = out.glob("*/map/games/*.xml")
@@ -66,7 +66,7 @@ def build_game(spec: Path, out: Path) -> Path:
 def previous_build(tmp_path: Path) -> Path:
     """An output folder that already holds a good build of the default example, which bad input
     must leave alone."""
-    from generator.cli import main
+    from generator.cli.main import main
 
     out = tmp_path / "out"
     assert main(["build", str(REPO / "rules_yaml" / "frontier_1939.yaml"), "-o", str(out)]) == 0

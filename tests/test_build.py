@@ -8,7 +8,7 @@ from lxml import etree
 
 from canonical import canonical_file, first_difference
 from conftest import REPO, build_game
-from generator.cli import main
+from generator.cli.main import main
 
 EXAMPLE = REPO / "rules_yaml" / "frontier_1939.yaml"
 

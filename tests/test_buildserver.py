@@ -16,7 +16,7 @@ import pytest
 
 from conftest import PLAIN_GAME, REPO, SHARED, SHARED_MISSING
 from folders import snapshot
-from generator import buildserver
+from generator.cli import buildserver
 
 GOLDEN_BASE = REPO / "tests" / "golden" / "rules" / "base.yaml"
 EXAMPLE = PLAIN_GAME

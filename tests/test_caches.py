@@ -8,12 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from generator import basecache, datacache
-from generator.diagnostics import Diagnostic, LazyHint, Position
-from generator.pipeline import load_base_game
-from generator.yamlform import dump_game
+from generator.spec import basecache
+from generator.core import datacache
+from generator.core.diagnostics import Diagnostic, LazyHint, Position
+from generator.build.pipeline import load_base_game
+from generator.write.yamlform import dump_game
 
-from conftest import PLAIN_GAME, REPO
+from conftest import PLAIN_GAME
 
 BASE_XML_SOURCE = PLAIN_GAME
 
@@ -28,7 +29,7 @@ def cache_home(tmp_path: Path, monkeypatch) -> Path:
 
 @pytest.fixture
 def base_xml(tmp_path: Path) -> Path:
-    from generator.cli import main
+    from generator.cli.main import main
 
     assert main(["build", str(BASE_XML_SOURCE), "-o", str(tmp_path / "built")]) == 0
     return tmp_path / "built" / "frontier_1939" / "map" / "games" / "frontier_1939.xml"
@@ -36,7 +37,7 @@ def base_xml(tmp_path: Path) -> Path:
 
 def imports_counted(monkeypatch) -> list[str]:
     """Every import of an XML base by the pipeline (parse and import_tree), by source name."""
-    from generator import importer
+    from generator.read import importer
 
     calls = []
     original = importer.import_tree

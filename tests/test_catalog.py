@@ -9,8 +9,8 @@ import subprocess
 import pytest
 
 from conftest import ENGINE_JAR, SHARED
-from generator.catalog import ENGINES, load_catalog, normalise_engine
-from generator.catalog.grammar import Problem, compile_grammar, java_int, validate_grammar
+from generator.check.catalog import ENGINES, load_catalog, normalise_engine
+from generator.check.catalog.grammar import Problem, compile_grammar, java_int, validate_grammar
 
 REFERENCE = SHARED / "reference" / "attachments.md"
 

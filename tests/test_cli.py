@@ -6,7 +6,7 @@ import argparse
 
 import pytest
 
-from generator import cli
+from generator.cli import main as cli
 
 
 def commands_of(parser: argparse.ArgumentParser) -> set[str]:

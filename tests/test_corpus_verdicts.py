@@ -15,7 +15,7 @@ import pytest
 
 from canonical import first_difference, import_and_build
 from conftest import CORPUS_DIR, GLOBAL_GAMES_DIR, SHARED, SHARED_MISSING, requires_engine
-from generator.validate import validate_file
+from generator.check.validate import validate_file
 
 XML2_DIR = SHARED / "corpus" / "xml2"
 # corpus/xml is the current engine's own test material: 1.9 refuses all of it (no <info version>,

@@ -13,11 +13,11 @@ import pytest
 
 from conftest import GLOBAL_GAMES_DIR, GLOBAL_MAP_DIR, REPO, SHARED_MISSING, corpus_xmls, requires_engine, xml_params
 from engine_play import player
-from generator.cli import main
-from generator.diagnostics import DiagnosticError, display_path
+from generator.cli.main import main
+from generator.core.diagnostics import DiagnosticError, display_path
 from generator.engine import harness
 from generator.engine.harness import check_games, play_game
-from generator.safexml import parse_xml_file
+from generator.read.safexml import parse_xml_file
 
 pytestmark = pytest.mark.engine
 

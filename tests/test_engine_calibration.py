@@ -15,8 +15,8 @@ import pytest
 
 from canonical import first_difference, import_and_build
 from conftest import REPO, requires_engine
-from generator.safexml import parse_xml_bytes
-from generator.validate import validate_tree
+from generator.read.safexml import parse_xml_bytes
+from generator.check.validate import validate_tree
 
 MINIMAL = REPO / "tests" / "fixtures" / "validate" / "minimal.xml"
 FIGHTER_MOVES = '<option name="movement" value="4"/>'

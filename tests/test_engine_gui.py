@@ -19,9 +19,9 @@ import pytest
 from PIL import Image, ImageDraw
 
 from conftest import REPO, SHARED, SHARED_MISSING, build_game, requires_engine
-from generator.diagnostics import DiagnosticError
+from generator.core.diagnostics import DiagnosticError
 from generator.engine.screenshot import judge_picture, judge_screenshot
-from generator.yamlio import load_yaml_file
+from generator.read.yamlio import load_yaml_file
 
 EXAMPLES = sorted((REPO / "rules_yaml").glob("*.yaml"))
 FRONTIER = REPO / "rules_yaml" / "frontier_1939.yaml"
@@ -55,7 +55,7 @@ def client_ready(spec: Path, tmp_path: Path, monkeypatch) -> tuple[Path, Path]:
         return xml, xml.parent.parent.parent
     if not SHARED.is_dir():
         pytest.skip(SHARED_MISSING)
-    from generator.cli import main
+    from generator.cli.main import main
 
     monkeypatch.setenv("TRIPLEA_MAPS", str(SHARED / "maps"))
     base_map = data["mod"]["base"]["map"]
@@ -75,7 +75,8 @@ def client_ready(spec: Path, tmp_path: Path, monkeypatch) -> tuple[Path, Path]:
 @requires_client
 @pytest.mark.parametrize("spec", EXAMPLES, ids=[spec.stem for spec in EXAMPLES])
 def test_example_opens_in_the_desktop_client_and_plays_a_round(spec: Path, tmp_path: Path, monkeypatch):
-    from generator.engine.gui import format_gui_report, run_gui
+    from generator.cli.engine import format_gui_report
+    from generator.engine.gui import run_gui
 
     xml, map_dir = client_ready(spec, tmp_path, monkeypatch)
     started = time.monotonic()
@@ -109,7 +110,7 @@ def _broken_copy(hex_map: Path, tmp_path: Path, remove: str) -> tuple[Path, Path
 
 @requires_client
 def test_a_missing_flag_fails_with_the_clients_message(hex_map: Path, tmp_path: Path, capsys):
-    from generator.cli import main
+    from generator.cli.main import main
 
     xml, folder = _broken_copy(hex_map, tmp_path, "flags/Reds_small.png")
     status = main(["engine", "gui", str(xml), "--map-dir", str(folder), "--screenshot", str(tmp_path / "s.png")])
@@ -162,7 +163,7 @@ def test_the_client_is_stopped_at_its_time_limit(hex_map: Path, tmp_path: Path):
 
 @requires_client
 def test_a_map_folder_that_is_not_there_is_refused_before_the_client_starts(hex_map: Path, tmp_path: Path, capsys):
-    from generator.cli import main
+    from generator.cli.main import main
 
     xml = hex_map / "map" / "games" / "hex_skirmish.xml"
     assert main(["engine", "gui", str(xml), "--map-dir", str(tmp_path / "nowhere")]) == 2
@@ -207,7 +208,7 @@ MOBILISATION_TEXT = "<b>Soviet mobilisation</b><br>The Red Army calls up its res
 def test_engine_play_lists_the_notification_text_players_see(tmp_path: Path, capsys):
     """The default example's round-1 notification: its text (the spec's texts:, written into the
     map folder's notifications.properties) is what `engine play` lists, when and to whom."""
-    from generator.cli import main
+    from generator.cli.main import main
 
     xml = build_game(FRONTIER, tmp_path / "out")
     folder = xml.parent.parent.parent
@@ -258,7 +259,7 @@ def test_a_tiny_picture_is_not_a_map():
 
 def test_the_generated_map_picture_is_a_map(tmp_path: Path):
     """The picture the map generator draws for the default example (its tiles' art)."""
-    from generator.cli import main
+    from generator.cli.main import main
 
     assert main(["preview", str(FRONTIER), "-o", str(tmp_path / "map.png")]) == 0
     verdict = judge_screenshot(tmp_path / "map.png")

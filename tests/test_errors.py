@@ -7,7 +7,7 @@ import pytest
 
 from conftest import REPO
 from folders import snapshot
-from generator.cli import main
+from generator.cli.main import main
 
 EXAMPLE = REPO / "rules_yaml" / "frontier_1939.yaml"
 

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO, SHARED, SHARED_MISSING, build_game, requires_engine
-from generator.cli import main
-from generator.yamlio import load_yaml_file
+from generator.cli.main import main
+from generator.read.yamlio import load_yaml_file
 
 EXAMPLES = sorted((REPO / "rules_yaml").glob("*.yaml"))
 

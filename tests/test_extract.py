@@ -13,9 +13,9 @@ import pytest
 
 from canonical import canonical_file, first_difference
 from conftest import CORPUS_DIR, GLOBAL_GAMES_DIR, SHARED, SHARED_MISSING
-from generator.cli import main
-from generator.jsonschema import build_schema
-from generator.yamlio import load_yaml_file
+from generator.cli.main import main
+from generator.build.jsonschema import build_schema
+from generator.read.yamlio import load_yaml_file
 
 BASE = Path(__file__).parent / "fixtures" / "extract" / "base.xml"
 

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from canonical import canonical_bytes
 from conftest import PLAIN_GAME, REPO
 from folders import snapshot
-from generator.cli import main
+from generator.cli.main import main
 
 EXAMPLE = REPO / "rules_yaml" / "frontier_1939.yaml"
 EXAMPLE_TEXT = EXAMPLE.read_text(encoding="utf-8")

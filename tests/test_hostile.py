@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import PLAIN_GAME, REPO
+from conftest import PLAIN_GAME
 from folders import snapshot
-from generator.cli import main
+from generator.cli.main import main
 
 EXAMPLE = PLAIN_GAME
 
@@ -131,7 +131,7 @@ def test_templates_are_sandboxed_and_strict(tmp_path: Path):
     import jinja2
     from jinja2.sandbox import SecurityError
 
-    from generator.render import environment
+    from generator.render.templates import environment
 
     (tmp_path / "evil.j2").write_text("{{ ''.__class__.__mro__[1].__subclasses__() }}")
     (tmp_path / "reads.j2").write_text("{% include '../secret.txt' %}")

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO
-from generator.cli import main
-from generator.macros import load_macros
-from generator.pipeline import load_spec
-from generator.yamlio import load_yaml_file
+from generator.cli.main import main
+from generator.rules.macros import load_macros
+from generator.build.pipeline import load_spec
+from generator.read.yamlio import load_yaml_file
 
 GOLDEN = REPO / "tests" / "golden" / "rules"
 CASES = sorted(p for p in GOLDEN.glob("*.yaml") if p.name != "base.yaml")

@@ -10,10 +10,10 @@ import pytest
 import yaml
 
 from conftest import GLOBAL_MAP_DIR, REPO, SHARED, SHARED_MISSING, requires_engine
-from generator.cli import main
-from generator.modfolder.listing import merge_listing
-from generator.propfile import merge_properties, read_properties
-from generator.package import safe_extract
+from generator.cli.main import main
+from generator.write.modfolder.listing import merge_listing
+from generator.read.propfile import merge_properties, read_properties
+from generator.build.package import safe_extract
 
 S004 = REPO / "rules_yaml" / "s004_corrupting_g40.yaml"
 FIXTURE = REPO / "tests" / "fixtures" / "g40_player_ready.yaml"

@@ -18,15 +18,16 @@ from lxml import etree
 from PIL import Image
 from shapely.geometry import Polygon
 
-from conftest import PLAIN_GAME, REPO, requires_engine
+from conftest import PLAIN_GAME, REPO
 from folders import snapshot
-from generator.commands import build_command, output_files
-from generator.diagnostics import DiagnosticError
-from generator.mapgen import cli as mapgen_cli
+from generator.build.outputs import output_files
+from generator.cli.commands import build_command
+from generator.core.diagnostics import DiagnosticError
+from generator.cli import preview as mapgen_cli
 from generator.mapgen.grids import Grid, cell_id, parse_cell_id
 from generator.mapgen.pointfiles import even_odd_contains, parse_points, parse_polygons
-from generator.yamlio import load_yaml_file
-from generator.pipeline import compile_spec, load_game
+from generator.read.yamlio import load_yaml_file
+from generator.build.pipeline import compile_spec, load_game
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "mapgen"
 HEX_SKIRMISH = REPO / "rules_yaml" / "hex_skirmish.yaml"
@@ -375,7 +376,7 @@ ERROR_CASES = {
 def test_geometry_errors_point_at_the_yaml_line(case: str, tmp_path: Path, capsys):
     section, expected = ERROR_CASES[case]
     spec = _spec(tmp_path, section, name="bad")
-    from generator.cli import main
+    from generator.cli.main import main
 
     assert main(["build", str(spec), "-o", str(tmp_path / "out")]) == 2
     errors = capsys.readouterr().err
@@ -387,7 +388,7 @@ def test_geometry_errors_point_at_the_yaml_line(case: str, tmp_path: Path, capsy
 def test_missing_map_name_is_reported(tmp_path: Path, capsys):
     spec = tmp_path / "nameless.yaml"
     spec.write_text('info: {name: Nameless Map, version: "1.0"}\nmap:\n  squares: {columns: 2, rows: 1}\n', "utf-8")
-    from generator.cli import main
+    from generator.cli.main import main
 
     assert main(["build", str(spec), "-o", str(tmp_path / "out"), "--skip-validation"]) == 2
     assert "error[TG520]: a game with a generated map needs the property mapName set to its folder name " \

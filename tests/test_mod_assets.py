@@ -12,9 +12,9 @@ from lxml import etree
 from PIL import Image
 
 from conftest import GLOBAL_MAP_DIR, REPO, SHARED, SHARED_MISSING
-from generator.cli import main
-from generator.propfile import property_line, read_properties
-from generator.modfolder.texts import objectives_prefix
+from generator.cli.main import main
+from generator.read.propfile import property_line, read_properties
+from generator.write.modfolder.texts import objectives_prefix
 
 pytestmark = pytest.mark.skipif(not SHARED.is_dir(), reason=SHARED_MISSING)
 
@@ -293,9 +293,9 @@ def test_base_images_are_never_shipped_again(s004):
 
 def test_the_files_written_are_those_the_client_catalog_names():
     """generator/catalog/client.yaml lists what each client reads; the build writes all of it."""
-    from generator.catalog.client import load_client_catalog
-    from generator.modfolder.assets import FLAG_SUFFIXES
-    from generator.modfolder.assetspec import ACTION_TEXT_SUFFIXES
+    from generator.check.catalog.client import load_client_catalog
+    from generator.write.modfolder.assets import FLAG_SUFFIXES
+    from generator.write.modfolder.assetspec import ACTION_TEXT_SUFFIXES
 
     catalog = load_client_catalog()
     flags = {re.fullmatch(r"flags/\{player\}(\w*)\.png", e.what).group(1) for e in catalog.values()

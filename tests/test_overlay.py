@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from conftest import GLOBAL_GAMES_DIR, PLAIN_GAME, REPO, SHARED, SHARED_MISSING, build_game
-from generator.cli import main
+from conftest import GLOBAL_GAMES_DIR, PLAIN_GAME, SHARED, SHARED_MISSING, build_game
+from generator.cli.main import main
 
 EXAMPLE = PLAIN_GAME
 

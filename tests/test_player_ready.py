@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO, requires_engine
-from generator.yamlio import load_yaml_file
+from generator.read.yamlio import load_yaml_file
 from test_engine_gui import client_ready, requires_client
 
 SPEC = REPO / "tests" / "fixtures" / "g40_player_ready.yaml"
@@ -48,7 +48,8 @@ def _without_lines(path: Path, prefix: str) -> str:
 
 @requires_client
 def test_the_client_draws_elite_infantry_from_the_shipped_image(installed, tmp_path: Path):
-    from generator.engine.gui import format_gui_report, run_gui
+    from generator.cli.engine import format_gui_report
+    from generator.engine.gui import run_gui
 
     xml, map_dir = installed
     shipped = map_dir / "map" / UNIT_IMAGE
@@ -134,7 +135,7 @@ def test_the_action_buttons_show_the_specs_texts(installed):
 
 @requires_client
 def test_centring_on_a_territory_the_game_lacks_is_refused(installed, tmp_path: Path):
-    from generator.diagnostics import DiagnosticError
+    from generator.core.diagnostics import DiagnosticError
     from generator.engine.gui import run_gui
 
     xml, map_dir = installed

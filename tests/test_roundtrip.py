@@ -7,7 +7,7 @@ import pytest
 
 from canonical import canonical_file, first_difference, import_and_build
 from conftest import xml_params
-from generator.cli import main
+from generator.cli.main import main
 
 
 @pytest.mark.parametrize("xml_path", xml_params())

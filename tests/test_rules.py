@@ -9,11 +9,11 @@ from pathlib import Path
 
 from lxml import etree
 
-from conftest import PLAIN_GAME, REPO, build_game
-from generator import model as m
-from generator.cli import main
-from generator.pipeline import load_spec
-from generator.rules import _substitute, order_attachments
+from conftest import PLAIN_GAME, REPO, SHARED_MISSING, build_game
+from generator.model import game as m
+from generator.cli.main import main
+from generator.build.pipeline import load_spec
+from generator.rules.expand import _substitute, order_attachments
 
 FRONTIER = PLAIN_GAME  # without its generated map: a rename must not have to redraw it
 RULES_BASE = REPO / "tests" / "golden" / "rules" / "base.yaml"
@@ -141,7 +141,7 @@ rules:
 
 def test_macros_read_the_attachment_the_engine_keeps():
     """Global 1940 declares Russia's territoryAttachment twice; the engine (and every merge) uses the later."""
-    from generator.rule_helpers import GameHelpers
+    from generator.rules.helpers import GameHelpers
 
     def territory_attachment(production: str) -> m.Attachment:
         return m.Attachment("territoryAttachment", "Russia", m.ATTACHMENT_PACKAGE + "TerritoryAttachment",
@@ -419,8 +419,8 @@ change:
 def test_turns_split_with_out_of_turn_steps_and_trailing_partners():
     """A pact window puts Russian steps inside the German turn; Russia's own turn is still its own.
     G40's UK_Pacific places and ends its turn after the British end of turn and stays in it."""
-    from generator import model as m
-    from generator.rule_helpers import _split_sequence
+    from generator.model import game as m
+    from generator.rules.helpers import _split_sequence
 
     def step(name, player=None):
         return m.Step(name, "delegate", player)
@@ -439,7 +439,7 @@ def test_turns_split_with_out_of_turn_steps_and_trailing_partners():
 def test_war_conditions_with_an_owner_test_each_pair():
     """1.9 tests atWarPlayers only for the player a condition is attached to, so `owner:` war tests
     become relationship tests, one inverted condition per pair for 'at war with none of'."""
-    from generator.rule_helpers import Conditions
+    from generator.rules.helpers import Conditions
 
     values = {"owner": ["Italians"], "count": "all", "owns": [], "allied_owns": [], "not_owns": [],
               "at_war_with": ["Russians"], "not_at_war_with": ["British", "French"], "rounds": "",
@@ -459,7 +459,7 @@ def test_allied_ownership_counts_the_players_of_the_side_whatever_their_relation
     """allied_owns with a side becomes a direct-ownership test by the side's players in a condition
     of its own: 1.9's alliedOwnershipTerritories asks the relationship, and G40's Concordant (China
     and UK Pacific, neutral archetype) made the Burma road objective fail while Burma was British."""
-    from generator.rule_helpers import Conditions
+    from generator.rules.helpers import Conditions
 
     values = {"owner": [], "count": "all", "owns": ["Szechwan"], "allied_owns": ["Burma", "Yunnan"],
               "not_owns": [], "at_war_with": [], "not_at_war_with": [], "rounds": "", "conditions": []}

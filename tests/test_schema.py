@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from conftest import xml_params
-from generator.safexml import parse_xml_bytes, parse_xml_file
-from generator.schema import SCHEMA_CODE, _lxml_schema, _xmlschema_schema, check_schema, is_valid
+from generator.read.safexml import parse_xml_bytes, parse_xml_file
+from generator.check.schema import SCHEMA_CODE, _lxml_schema, _xmlschema_schema, check_schema, is_valid
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "validate"
 
@@ -185,7 +185,7 @@ def test_several_violations_are_reported_in_one_pass():
 
 
 def test_position_of_decides_where_violations_point():
-    from generator.diagnostics import Position
+    from generator.core.diagnostics import Position
 
     tree = parse_xml_bytes(document(quantity="x").encode(), "game.xml")
     (found,) = check_schema(tree, source="game.xml", position_of=lambda element: Position("spec.yaml", 4, 2))

@@ -18,7 +18,7 @@ import pytest
 
 from engine_play import air_removed_before_battle, load_and_play, when_fired
 from conftest import GLOBAL_MAP_DIR, REPO, SHARED, SHARED_MISSING, build_game, requires_engine
-from generator.cli import main
+from generator.cli.main import main
 
 SEED_RULES = SHARED / "reference" / "seed-rules.md"
 SPEC = REPO / "rules_yaml" / "s000_nonaggression_pacts.yaml"

@@ -26,7 +26,7 @@ from lxml import etree
 
 from engine_play import load_and_play, player, when_fired
 from conftest import REPO, SHARED, SHARED_MISSING, build_game, requires_engine
-from generator.cli import main
+from generator.cli.main import main
 
 SPEC = REPO / "rules_yaml" / "s001_kaihlhac_balance.yaml"
 SEED_RULES = SHARED / "reference" / "seed-rules.md"

@@ -20,8 +20,8 @@ from lxml import etree
 
 from engine_play import load_and_play, play_to_victory, player, when_fired
 from conftest import REPO, SHARED, SHARED_MISSING, build_game, requires_engine
-from generator.cli import main
-from generator.pipeline import load_game
+from generator.cli.main import main
+from generator.build.pipeline import load_game
 
 SPEC = REPO / "rules_yaml" / "s002_eastern_europe_1939.yaml"
 SEED_RULES = SHARED / "reference" / "seed-rules.md"

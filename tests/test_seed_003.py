@@ -17,7 +17,7 @@ from lxml import etree
 
 from engine_play import load_and_play, play_to_victory, player, when_fired
 from conftest import REPO, SHARED, SHARED_MISSING, build_game, requires_engine
-from generator.cli import main
+from generator.cli.main import main
 
 SPEC = REPO / "rules_yaml" / "s003_manchuria_1945.yaml"
 SEED_RULES = SHARED / "reference" / "seed-rules.md"

@@ -13,11 +13,11 @@ import jsonschema
 import pytest
 
 from conftest import GLOBAL_GAMES_DIR, PLAIN_GAME, REPO, SHARED, SHARED_MISSING, requires_engine
-from generator.cli import main
-from generator.diagnostics import DiagnosticError
-from generator.jsonschema import build_schema
-from generator.package import safe_extract, zip_folder
-from generator.yamlio import load_yaml_file, load_yaml_text
+from generator.cli.main import main
+from generator.core.diagnostics import DiagnosticError
+from generator.build.jsonschema import build_schema
+from generator.build.package import safe_extract, zip_folder
+from generator.read.yamlio import load_yaml_file, load_yaml_text
 
 EXAMPLE = PLAIN_GAME
 needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason=SHARED_MISSING)
@@ -306,7 +306,7 @@ class _Terminal:
 
 
 def test_progress_shows_on_a_terminal_only_once_an_operation_is_slow(monkeypatch):
-    from generator import progress as progress_module
+    from generator.core import progress as progress_module
 
     terminal, pipe = _Terminal(True), _Terminal(False)
     for stream in (terminal, pipe):

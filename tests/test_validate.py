@@ -18,10 +18,10 @@ from lxml import etree
 
 from conftest import CORPUS_DIR, GLOBAL_GAMES_DIR, GLOBAL_MAP_DIR, REPO, SHARED_MISSING, corpus_xmls, \
     requires_engine, xml_params
-from generator.cli import main
-from generator.diagnostics import Position
-from generator.safexml import parse_xml_bytes, parse_xml_file
-from generator.validate import CODES, validate_file, validate_tree
+from generator.cli.main import main
+from generator.core.diagnostics import Position
+from generator.read.safexml import parse_xml_bytes, parse_xml_file
+from generator.check.validate import CODES, validate_file, validate_tree
 
 FIXTURES = REPO / "tests" / "fixtures" / "validate"
 MINIMAL = FIXTURES / "minimal.xml"

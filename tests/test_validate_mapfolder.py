@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from generator.catalog.client import load_client_catalog
-from generator.cli import main
-from generator.validate import validate_file
+from generator.check.catalog.client import load_client_catalog
+from generator.cli.main import main
+from generator.check.validate import validate_file
 
 from conftest import GLOBAL_GAMES_DIR, GLOBAL_MAP_DIR, SHARED_MISSING
 from folders import snapshot
@@ -100,8 +100,8 @@ def root(folder: Path) -> Path:
 
 def map_findings(path: Path, folder: Path, engine: str) -> list[str]:
     """The map-folder diagnostics (TG170, TG4xx) of validate, formatted."""
-    from generator.pipeline import compile_spec
-    from generator.validate import validate_tree
+    from generator.build.pipeline import compile_spec
+    from generator.check.validate import validate_tree
 
     if path.suffix == ".yaml":
         compiled = compile_spec(path)

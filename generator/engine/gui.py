@@ -17,10 +17,11 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..diagnostics import EXIT_UNUSABLE, Diagnostic, DiagnosticError, Position, display_path
-from .harness import (_JVM_GRACE_SECONDS, _JVM_OPTIONS, HARNESS_CLASS, _error, _require_engine, harness_classes,
-                      java_command, run_bounded, stage_for_engine, vet_for_engine)
-from .screenshot import PictureVerdict, judge_screenshot
+from generator.core.diagnostics import EXIT_UNUSABLE, Diagnostic, DiagnosticError, Position, display_path
+from generator.engine.harness import (_JVM_GRACE_SECONDS, _JVM_OPTIONS, HARNESS_CLASS, _error,
+                                      _require_engine, harness_classes, java_command, run_bounded,
+                                      stage_for_engine, vet_for_engine)
+from generator.engine.screenshot import PictureVerdict, judge_screenshot
 
 SCREEN = "1280x1024x24"
 DEFAULT_GUI_TIMEOUT = 600.0
@@ -131,7 +132,7 @@ def _when(entry: dict) -> str:
 
 def client_problem() -> str | None:
     """Why the desktop client cannot be run here, or None."""
-    from .install import engine_problem
+    from generator.engine.install import engine_problem
 
     problem = engine_problem()
     if problem:
@@ -215,29 +216,3 @@ def _read_report(stdout: bytes, status: int, console: list[str], shown: str) -> 
         raise _error("TG310", f"the engine refused the game: {report.get('error')}", shown,
                      "'triplea-gen engine check' shows the same verdict; fix what the engine names")
     return report
-
-
-def format_gui_report(report: GuiReport) -> str:
-    from .cli import format_message
-
-    lines = [f"game: {report.game} ({display_path(report.path)}), map folder: {report.map_dir}",
-             f"rounds: {report.rounds_completed} of {report.rounds_requested} played in the desktop client "
-             f"(stopped by: {report.stopped_by}), {report.total_seconds:.1f} s",
-             f"window: {report.frame_title or 'none'}"]
-    others = [window for window in report.windows if not window.startswith("TripleAFrame")]
-    lines.append(f"other windows: {', '.join(others) if others else 'none'}")
-    if report.picture is not None:
-        where = display_path(report.screenshot) if report.screenshot else "screenshot"
-        lines.append(f"{where}: {report.picture.summary()}")
-    lines.append(f"exceptions: {len(report.game_exceptions) or 'none'}")
-    for entry in report.game_exceptions:
-        lines.append(f"  {entry['kind']} in round {entry['round']}, step {entry['step']}: {entry['message']}")
-        lines.extend(f"      at {frame}" for frame in entry["at"][:3])
-    for entry in report.engine_defects:
-        lines.append(f"engine defect, not the game's (round {entry['round']}, step {entry['step']}): "
-                     f"{entry['engine_defect']}")
-    lines.append(f"missing images: {len(report.missing_images) or 'none'}")
-    lines.extend(f"  {line}" for line in dict.fromkeys(report.missing_images))
-    lines.append(f"messages to players: {len(report.messages)}")
-    lines.extend(format_message(entry) for entry in report.messages)
-    return "\n".join(lines)

@@ -21,9 +21,10 @@ from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from ..datacache import cache_folder
-from ..diagnostics import EXIT_ERRORS, EXIT_OK, EXIT_UNUSABLE, Diagnostic, DiagnosticError, Position, display_path
-from .install import engine_jar, engine_problem
+from generator.core.datacache import cache_folder
+from generator.core.diagnostics import (EXIT_ERRORS, EXIT_OK, EXIT_UNUSABLE, Diagnostic, DiagnosticError,
+                                        Position, display_path)
+from generator.engine.install import engine_jar, engine_problem
 
 HARNESS_CLASS = "tripleagen.harness.Harness"
 AI_CHOICES = ("easy", "fast")
@@ -236,7 +237,7 @@ def vet_for_engine(path: Path) -> bytes:
     no entities, bounded nesting, well-formed, a <game> root). The engine's parser would
     otherwise fetch what a DOCTYPE or entity names, so any refusal is final: raises the
     located diagnostic."""
-    from ..safexml import parse_xml_bytes, read_input
+    from generator.read.safexml import parse_xml_bytes, read_input
 
     data = read_input(path)
     parse_xml_bytes(data, display_path(path))

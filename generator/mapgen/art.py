@@ -15,9 +15,9 @@ import shapely
 from PIL import Image, ImageDraw, ImageFont
 from shapely.geometry import Polygon
 
-from ..progress import progress
-from .placement import Layout
-from .shapes import IMPASSABLE, LAND, SEA, MapGeometry
+from generator.core.progress import progress
+from generator.mapgen.placement import Layout
+from generator.mapgen.shapes import IMPASSABLE, LAND, SEA, MapGeometry
 
 TILE = 256
 SMALL_MAP_WIDTH = 250

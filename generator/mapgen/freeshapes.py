@@ -22,10 +22,10 @@ import shapely
 from shapely.geometry import MultiPoint, Polygon, box
 from shapely.geometry.base import BaseGeometry
 
-from ..diagnostics import Position
-from . import values as v
-from .shapes import LAND, SEA, TERRAINS, Region
-from .topology import shape_connections
+from generator.core.diagnostics import Position
+from generator.mapgen import values as v
+from generator.mapgen.shapes import LAND, SEA, TERRAINS, Region
+from generator.mapgen.topology import shape_connections
 
 SITE_KEYS = ("width", "height", "coast", "land", "sea", "impassable")
 MAX_POINTS = 100_000

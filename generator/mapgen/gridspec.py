@@ -27,11 +27,11 @@ import re
 import shapely
 from shapely.geometry import Polygon
 
-from ..diagnostics import Position
-from . import values as v
-from .grids import Cell, Grid, cell_id, parse_cell_id
-from .shapes import IMPASSABLE, LAND, SEA, TERRAINS, Region
-from .topology import grid_connections, lattice_to_pixels, merge_cells
+from generator.core.diagnostics import Position
+from generator.mapgen import values as v
+from generator.mapgen.grids import Cell, Grid, cell_id, parse_cell_id
+from generator.mapgen.shapes import IMPASSABLE, LAND, SEA, TERRAINS, Region
+from generator.mapgen.topology import grid_connections, lattice_to_pixels, merge_cells
 
 NONE = "none"
 DEFAULT_LEGEND = {".": LAND, "~": SEA, "#": IMPASSABLE, "-": NONE}

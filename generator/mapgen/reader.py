@@ -6,13 +6,13 @@ from __future__ import annotations
 import statistics
 from dataclasses import replace
 
-from .. import model as m
-from ..diagnostics import Position
-from . import values as v
-from .freeshapes import read_polygons, read_sites
-from .gridspec import read_grid
-from .shapes import MapGeometry, Style
-from .topology import ordered_connections
+from generator.model import game as m
+from generator.core.diagnostics import Position
+from generator.mapgen import values as v
+from generator.mapgen.freeshapes import read_polygons, read_sites
+from generator.mapgen.gridspec import read_grid
+from generator.mapgen.shapes import MapGeometry, Style
+from generator.mapgen.topology import ordered_connections
 
 LAYOUT_KEYS = ("hexes", "squares", "sites", "polygons")
 STYLE_KEYS = ("land", "sea", "impassable", "background", "border", "label", "seaLabel", "labels",

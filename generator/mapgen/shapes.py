@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from shapely.geometry.base import BaseGeometry
 
-from ..diagnostics import Position
+from generator.core.diagnostics import Position
 
 LAND, SEA, IMPASSABLE = "land", "sea", "impassable"
 TERRAINS = (LAND, SEA, IMPASSABLE)

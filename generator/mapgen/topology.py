@@ -14,7 +14,7 @@ import shapely
 from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
-from .grids import Cell, Grid
+from generator.mapgen.grids import Cell, Grid
 
 # Free shapes closer than this (pixels) count as touching; shared edges shorter than
 # MIN_SHARED_EDGE are corners, not borders.

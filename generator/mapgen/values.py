@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import re
 
-from ..diagnostics import Position
+from generator.core.diagnostics import Position
 
 # Geometry diagnostics (documented in README):
 NO_LAYOUT = "TG501"        # no layout, two layouts, or no territories

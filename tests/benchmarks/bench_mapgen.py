@@ -87,8 +87,8 @@ def main() -> int:
     parser.add_argument("--size", type=int, default=40)
     args = parser.parse_args()
 
-    from generator.commands import output_files
-    from generator.pipeline import compile_spec, load_game
+    from generator.build.outputs import output_files
+    from generator.build.pipeline import compile_spec, load_game
 
     with tempfile.TemporaryDirectory() as scratch:
         spec = Path(scratch) / "bench_hexes.yaml"

@@ -319,7 +319,7 @@ def bench_mod(table: Table, runs: int, temp: Path) -> None:
 WARM_REBUILD = """
 import statistics, sys, time
 from pathlib import Path
-from generator.commands import build_spec
+from generator.build.outputs import build_spec
 spec, out, runs = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3])
 text = spec.read_text()
 build_spec(str(spec), out)  # the first build of a watch session

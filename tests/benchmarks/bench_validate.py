@@ -37,7 +37,7 @@ def run_once(command: list[str]) -> tuple[float, float]:
 
 def in_process_cpu(game: Path, engine: str, runs: int) -> list[float]:
     sys.path.insert(0, str(REPO))
-    from generator.validate import validate_file
+    from generator.check.validate import validate_file
 
     validate_file(game, engine=engine)  # catalog and schema are loaded once per process
     samples = []

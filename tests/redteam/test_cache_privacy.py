@@ -16,10 +16,11 @@ import pytest
 from jinja2.bccache import BytecodeCache, bc_magic
 
 from folders import snapshot
-from generator import basecache, datacache
+from generator.spec import basecache
+from generator.core import datacache
 from generator.engine import harness
-from generator.pipeline import load_base_game
-from generator.render import TEMPLATES_DIR
+from generator.build.pipeline import load_base_game
+from generator.render.templates import TEMPLATES_DIR
 
 from .bounded import run_bounded
 from .hostile_specs import BASE
@@ -84,7 +85,7 @@ def test_planted_yaml_data_is_never_returned(cache_home: Path):
 
 
 def test_a_planted_base_game_is_never_unpickled_below_a_folder_open_to_others(cache_home: Path, tmp_path: Path):
-    from generator.cli import main
+    from generator.cli.main import main
 
     assert main(["build", str(BASE), "-o", str(tmp_path / "built")]) == 0
     (base_xml,) = (tmp_path / "built").glob("*/map/games/*.xml")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from folders import snapshot
-from generator.cli import main
+from generator.cli.main import main
 
 from .hostile_specs import MACRO_HEADER, RULE_LINE, macro_rule, write_mod
 

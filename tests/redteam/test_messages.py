@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from conftest import PLAIN_GAME
-from generator.cli import main
+from generator.cli.main import main
 
 EXAMPLE = PLAIN_GAME  # line numbers and texts of Frontier 1939 without its map
 EXAMPLE_TEXT = EXAMPLE.read_text(encoding="utf-8")
@@ -81,7 +81,7 @@ def test_diff_text_escapes_control_characters(tmp_path, capsys):
 def test_the_forum_post_shows_a_spec_s_texts_and_never_runs_their_markup():
     from types import SimpleNamespace
 
-    from generator.package import forum_post
+    from generator.build.package import forum_post
 
     long_text = "a rule that explains itself at length " * 40  # over 1,000 characters: never cut in a post
     rules = [SimpleNamespace(id="R1", text="<img src=x onerror=alert(1)> [link](http://x) \x1b[31m", status="enforced"),

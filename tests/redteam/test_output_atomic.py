@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from conftest import PLAIN_GAME, REPO
-from generator.cli import main
-from generator.writer import write_outputs
+from generator.cli.main import main
+from generator.write.writer import write_outputs
 
 EXAMPLE = PLAIN_GAME  # line numbers and texts of Frontier 1939 without its map
 FILE_COUNT = 150
@@ -70,7 +70,7 @@ def _fresh_old_build(out: Path) -> None:
 
 _WRITER = """
 import os, sys
-from generator.writer import write_outputs
+from generator.write.writer import write_outputs
 sys.path.insert(0, {tests!r})
 from redteam.test_output_atomic import _build_files
 kill_after = int(sys.argv[2])

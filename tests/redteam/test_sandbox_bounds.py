@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from folders import snapshot
-from generator.cli import main
-from generator.render import text_environment
+from generator.cli.main import main
+from generator.render.templates import text_environment
 
 from .bounded import SECONDS, run_bounded
 from .hostile_specs import MACRO_HEADER, RULE_LINE, macro_rule, payment_rule, write_mod
@@ -79,7 +79,7 @@ def test_a_loop_range_is_refused_before_it_is_made(tmp_path: Path, good_build):
 
 def test_a_build_whose_templates_run_past_the_deadline_stops(tmp_path: Path, good_build, monkeypatch, capsys):
     """Exponential recursion: small values, no loop, only time; with the deadline at 1 s for the test."""
-    monkeypatch.setattr("generator.sandbox.MAX_SECONDS", 1.0)
+    monkeypatch.setattr("generator.render.sandbox.MAX_SECONDS", 1.0)
     out, before = good_build
     recursion = ("{% macro f(n) %}{% if n %}{{ f(n - 1) }}{{ f(n - 1) }}{% endif %}{% endmacro %}"
                  "<fragment>{{ f(60) }}</fragment>")

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO
-from generator import buildserver
+from generator.cli import buildserver
 
 from .hostile_specs import BASE, MACRO_HEADER, macro_rule, write_mod
 

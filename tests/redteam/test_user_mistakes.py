@@ -12,8 +12,8 @@ import pytest
 
 from conftest import PLAIN_GAME
 from folders import snapshot
-from generator.cli import main
-from generator.watch import watch
+from generator.cli.main import main
+from generator.cli.watch import watch
 
 EXAMPLE = PLAIN_GAME  # line numbers and texts of Frontier 1939 without its map
 EXAMPLE_TEXT = EXAMPLE.read_text(encoding="utf-8")

@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO
-from generator.cli import main
-from generator.diagnostics import DiagnosticError
-from generator.safexml import MAX_DEPTH, parse_xml_bytes
-from generator.validate import validate_file
+from generator.cli.main import main
+from generator.core.diagnostics import DiagnosticError
+from generator.read.safexml import MAX_DEPTH, parse_xml_bytes
+from generator.check.validate import validate_file
 from redteam.xml_shapes import encoded, game_text, with_doctype
 
 LEAK = "LEAKED-FROM-THE-DTD"
@@ -62,7 +62,7 @@ def test_a_dtd_the_file_does_not_use_is_not_opened_either(tmp_path: Path):
     # nobody writes to, so opening it blocks.
     os.mkfifo(tmp_path / "game.dtd")
     (tmp_path / "game.xml").write_text(with_doctype('<!DOCTYPE game SYSTEM "game.dtd">'), encoding="utf-8")
-    script = ("from generator.safexml import parse_xml_file\n"
+    script = ("from generator.read.safexml import parse_xml_file\n"
               "print(parse_xml_file('game.xml').docinfo.system_url)\n")
     try:
         finished = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, timeout=20,

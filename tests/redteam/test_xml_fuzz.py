@@ -16,8 +16,8 @@ from pathlib import Path
 from lxml import etree
 
 from conftest import CORPUS_DIR
-from generator.cli import main
-from generator.diagnostics import DiagnosticError
+from generator.cli.main import main
+from generator.core.diagnostics import DiagnosticError
 from generator.engine.harness import vet_for_engine
 from redteam.xml_shapes import GAME
 

@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-from generator.diagnostics import DiagnosticError
-from generator.yamlio import MAX_SPEC_ITEMS, load_yaml_text
+from generator.core.diagnostics import DiagnosticError
+from generator.read.yamlio import MAX_SPEC_ITEMS, load_yaml_text
 
 
 def _refusal(text: str):

@@ -10,9 +10,9 @@ import zipfile
 import pytest
 
 from folders import snapshot
-from generator import package
-from generator.diagnostics import DiagnosticError
-from generator.package import safe_extract
+from generator.build import package
+from generator.core.diagnostics import DiagnosticError
+from generator.build.package import safe_extract
 
 
 def _zip(path, entries: list[tuple[zipfile.ZipInfo | str, bytes]]):

@@ -1,0 +1,172 @@
+"""The structural part of the semantic checks (generator.check.validate): what the schema lets through
+because an engine loads it, reported as each engine treats it, and the complaints 1.9's DTD
+check prints (1.9 validates every game against its game.dtd, prints what does not fit and loads
+the game anyway: warnings).
+
+StructureChecks is one part of the checker in generator.check.validate, which supplies the reporting."""
+from __future__ import annotations
+
+import functools
+import re
+
+
+from generator.core.diagnostics import closest
+from generator.check.schema import schema_document
+
+# Attributes 1.9's game.dtd declares as ID: one namespace for all of them, values must be XML names.
+_DTD_IDS = {"resource": "name", "unit": "name", "relationshipType": "name", "player": "name",
+            "territoryEffect": "name", "delegate": "name", "step": "name", "productionRule": "name",
+            "repairRule": "name", "repairFrontier": "name", "productionFrontier": "name", "techname": "name"}
+_XML_NAME = re.compile(r"[^\W\d][\w.\-:\u00b7]*\Z")
+# Root children 1.9 reads with getSingleChild ("Too many children named ...").
+_SINGLE_SECTIONS = ("info", "loader", "triplea", "diceSides", "variableList", "map", "resourceList", "playerList",
+                    "unitList", "relationshipTypes", "territoryEffectList", "gamePlay", "production",
+                    "technology", "attachmentList", "initialize", "propertyList")
+
+
+_XS = "{http://www.w3.org/2001/XMLSchema}"
+
+
+@functools.cache
+def declared_attributes() -> dict[str, frozenset[str]]:
+    """The attributes game.xsd declares for each element name (the union over its declarations;
+    elements kept only to be skipped, type "skipped", declare none)."""
+    schema = schema_document().getroot()
+    named_types = {t.get("name"): t for t in schema.iter(f"{_XS}complexType") if t.get("name")}
+    table: dict[str, set[str]] = {}
+    for element in schema.iter(f"{_XS}element"):
+        name = element.get("name")
+        if not name or element.get("type") == "skipped":
+            continue
+        body = element.find(f"{_XS}complexType")
+        if body is None:
+            body = named_types.get(element.get("type"))
+        names = table.setdefault(name, set())
+        if body is not None:
+            names.update(_own_attributes(body))
+    return {name: frozenset(names) for name, names in table.items()}
+
+
+def _own_attributes(complex_type) -> list[str]:
+    """Attribute names of a complex type, not those of the elements declared inside it."""
+    found, stack = [], list(complex_type)
+    while stack:
+        node = stack.pop()
+        if node.tag == f"{_XS}attribute" and node.get("name"):
+            found.append(node.get("name"))
+        elif node.tag != f"{_XS}element":
+            stack.extend(node)
+    return found
+
+
+class StructureChecks:
+    """Mixed into the checker of generator.check.validate, whose state and reporting it uses."""
+
+    def check_structure(self):
+        root = self.root
+        self.check_unknown_attributes(root)
+        self.check_repeated_sections(root)
+        self.check_skipped_content(root)
+        for option in root.iter("option"):
+            if option.get("value") is None and option.get("name") is not None:
+                self.report("error" if self.engine == "1.9" else "warning", "TG108",
+                            f"option '{option.get('name')}' has no value: "
+                            + ("1.9 refuses the game" if self.engine == "1.9" else
+                               "the current engine skips it"), option, 'give it a value="..." or remove it')
+        for prop in root.iter("property"):
+            if prop.get("name") is None and prop.getparent() is not None and prop.getparent().tag == "propertyList":
+                self.warning("TG158", "property without a name: "
+                             + ("1.9 stores it under an empty name" if self.engine == "1.9"
+                                else "the current engine skips it"), prop, 'add name="..." or remove it')
+        for placement in root.iter("unitPlacement"):
+            if placement.get("quantity") is None:
+                if self.engine == "1.9":
+                    self.error("TG159", "unitPlacement without quantity: 1.9 fails reading the number", placement,
+                               'add quantity="1"')
+                else:
+                    self.warning("TG159", "unitPlacement without quantity: the current engine places no unit",
+                                 placement, 'add quantity="1"')
+        if self.engine == "1.9":
+            self.check_dtd_complaints(root)
+
+    def check_unknown_attributes(self, root):
+        """Attributes the game XML does not have: both engines ignore them (1.9 prints a complaint)."""
+        declared = declared_attributes()
+        for element in root.iter():
+            known = declared.get(element.tag) if isinstance(element.tag, str) else None
+            if known is None or not element.attrib:
+                continue
+            unknown = [name for name in element.attrib if name not in known]
+            if not unknown:
+                continue
+            shown = ", ".join(f"{name}=" for name in unknown[:5]) + (f" and {len(unknown) - 5} more"
+                                                                    if len(unknown) > 5 else "")
+            self.warning("TG183", f"<{element.tag}> has attribute{'s' if len(unknown) > 1 else ''} {shown} that "
+                         "the engines ignore", element,
+                         closest(unknown[0], known) or "declared here: " + (", ".join(sorted(known)) or "none"))
+
+    def check_repeated_sections(self, root):
+        seen = {}
+        for child in root:
+            if not isinstance(child.tag, str) or child.tag not in _SINGLE_SECTIONS:
+                continue
+            if child.tag in seen:
+                if self.engine == "1.9":
+                    self.error("TG157", f"a second <{child.tag}>: 1.9 refuses the game (too many children named "
+                               f"{child.tag})", child, f"merge the two <{child.tag}> elements")
+                else:
+                    self.warning("TG157", f"a second <{child.tag}> (line {seen[child.tag].sourceline}): the current "
+                                 "engine reads only one of them", child, f"merge the two <{child.tag}> elements")
+            else:
+                seen[child.tag] = child
+
+    def check_skipped_content(self, root):
+        """Content both engines skip: it loads, but does nothing."""
+        for step in root.iter("step"):
+            parent = step.getparent()
+            if parent is not None and parent.tag == "step":
+                tail = "" if self.engine == "1.9" else (
+                    "; the current engine also stops reading the outer step's properties here")
+                self.warning("TG107", f"a <step> inside step '{parent.get('name')}' is skipped by the engine{tail}",
+                             step, "move it out of the outer step, or remove it (a broken comment?)")
+        for attachment_list in root:
+            if attachment_list.tag not in ("attachmentList", "attatchmentList"):
+                continue
+            if attachment_list.text and attachment_list.text.strip():
+                self.stray_text(attachment_list, attachment_list.text, attachment_list)
+            for child in attachment_list:
+                if isinstance(child.tag, str) and child.tag not in ("attachment", "attatchment"):
+                    self.warning("TG107", f"<{child.tag}> inside <{attachment_list.tag}> is skipped by the engine",
+                                 child, "move it to where it belongs, or remove it")
+                if child.tail and child.tail.strip():
+                    self.stray_text(attachment_list, child.tail, child)
+
+    def stray_text(self, parent, text, element):
+        shown = " ".join(text.split())[:40]
+        self.warning("TG107", f"text '{shown}' inside <{parent.tag}> is skipped by the engine", element,
+                     "remove it (left over from an edit or a broken comment?)")
+
+    def check_dtd_complaints(self, root):
+        """What 1.9 prints when it checks the game against its DTD (and then loads it)."""
+        ids = {}
+        for tag, attribute in _DTD_IDS.items():
+            for element in root.iter(tag):
+                value = element.get(attribute)
+                if value is None:
+                    continue
+                if not _XML_NAME.match(value):
+                    self.warning("TG109", f"1.9's DTD check: {tag} name '{value}' is not an XML name (spaces or "
+                                 "a leading digit); 1.9 prints a complaint and loads the game", element,
+                                 "names without spaces that start with a letter keep the log clean")
+                earlier = ids.get(value)
+                if earlier is not None and earlier.tag != tag:
+                    self.warning("TG109", f"1.9's DTD check: '{value}' names both a {earlier.tag} (line "
+                                 f"{earlier.sourceline}) and a {tag}; IDs share one namespace, so 1.9 prints a "
+                                 "complaint and loads the game", element,
+                                 f"rename one of them, e.g. the {tag}")
+                ids.setdefault(value, element)
+        for attachment in root.iter("attachment", "attatchment"):
+            if not any(isinstance(c.tag, str) and c.tag == "option" for c in attachment):
+                self.warning("TG109", f"1.9's DTD check: attachment '{attachment.get('name')}' has no option; "
+                             "1.9 prints a complaint and loads the game", attachment,
+                             "give it an option or remove it")

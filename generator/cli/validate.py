@@ -1,0 +1,62 @@
+"""`triplea-gen validate`: check a game XML (or a YAML spec, after compiling it)
+against the schema and the engine's rules, and report every problem in one pass."""
+from __future__ import annotations
+
+import sys
+
+from generator.core.diagnostics import EXIT_ERRORS, EXIT_OK
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "validate", help="check a game XML or YAML spec for one TripleA engine",
+        description="Check a TripleA game XML (or a YAML spec, compiled first) against triplea-gen's "
+                    "schema and the target engine's rules. Exit status: 0 no errors, 1 errors (or "
+                    "warnings with --strict), 2 unusable input.")
+    parser.add_argument("path", help="a game XML, or a .yaml/.yml spec")
+    parser.add_argument("--engine", choices=("1.9", "current"), default="current",
+                        help="the TripleA engine to check for (default: current)")
+    parser.add_argument("--format", choices=("text", "json"), default="text", help="output format")
+    parser.add_argument("--strict", action="store_true", help="treat warnings as errors for the exit status")
+    parser.add_argument("--map-dir", metavar="DIR",
+                        help="the map folder: also check what the desktop client reads from it (geometry, "
+                             "map.yml, colours, flags, unit images, texts) for the engine")
+    parser.set_defaults(run=run_validate)
+
+
+def run_validate(args) -> int:
+    from generator.core.diagnostics import Diagnostic, display_path
+    from generator.check.validate import validate_file, validate_tree
+
+    path = args.path
+    source = display_path(path)
+    if path.endswith((".yaml", ".yml")):
+        from generator.build.pipeline import compile_spec
+
+        compiled = compile_spec(path)
+        diagnostics = validate_tree(compiled.tree, engine=args.engine, source=source,
+                                    position_of=compiled.position_of, map_dir=args.map_dir,
+                                    game_file=compiled.game_file)
+        diagnostics = sorted(compiled.warnings + diagnostics, key=Diagnostic.sort_key)
+    else:
+        diagnostics = validate_file(path, engine=args.engine, map_dir=args.map_dir)
+    errors = sum(1 for d in diagnostics if d.severity == "error")
+    warnings = len(diagnostics) - errors
+    if args.format == "json":
+        import json
+
+        report = {"file": source, "engine": args.engine, "errors": errors, "warnings": warnings,
+                  "diagnostics": [d.as_json() for d in diagnostics]}
+        print(json.dumps(report, indent=2, ensure_ascii=False))
+    else:
+        out = sys.stdout
+        for diagnostic in diagnostics:
+            print(diagnostic.format(), file=out)
+        print(f"{_plural(errors, 'error')}, {_plural(warnings, 'warning')}", file=out)
+    if errors or (args.strict and warnings):
+        return EXIT_ERRORS
+    return EXIT_OK
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"

@@ -1,0 +1,347 @@
+"""What rule macro templates can ask about the game, and the standard condition
+parameters turned into RulesAttachment options.
+
+Templates render in a sandbox that only lets them call public methods; a method
+that cannot answer raises LookupError, which is reported at the rule's YAML line."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from generator.model import game as m
+from generator.spec.overlay import effective_attachment
+
+# Step name endings the engine's user interface recognises, longest first where one ends another.
+PHASES = ("TechActivation", "Tech", "BidPlace", "Bid", "Purchase", "Politics", "UserActions",
+          "AirborneCombatMove", "NonCombatMove", "CombatMove", "Place", "EndTurn", "Battle")
+_TRAILING_PHASES = ("Place", "EndTurn")
+# Step properties that name the template player's partners; a copied turn must not inherit them.
+_PARTNER_PROPERTIES = ("combinedTurns", "turnSummaryPlayers", "repairPlayers")
+
+
+@dataclass
+class TurnBlock:
+    """One player's turn in the round: its steps, with partners' steps that sit inside it."""
+
+    player: str
+    steps: list[m.Step] = field(default_factory=list)
+
+
+@dataclass
+class Conditions:
+    """The standard condition parameters of a macro (macros.CONDITION_PARAMS) as options of up to
+    three RulesAttachments: the main one, one for 'at war with none of', one inverted for 'owns none of'."""
+
+    main: list[tuple[str, str, str | None]] = field(default_factory=list)
+    peace: list[list[tuple[str, str, str | None]]] = field(default_factory=list)  # one condition each
+    not_held: list[tuple[str, str, str | None]] = field(default_factory=list)
+    references: list[str] = field(default_factory=list)
+    side_held: list[tuple[str, str, str | None]] = field(default_factory=list)
+
+    @classmethod
+    def from_params(cls, values: dict, side: list[str] | None = None) -> "Conditions":
+        """side: the players whose ownership counts for allied_owns (the player's side as the
+        game's alliances declare it). 1.9's alliedOwnershipTerritories asks the relationship
+        instead, whose archetype may be neutral between partners of one side (G40's Concordant
+        China and UK Pacific), so with a side allied_owns is a direct-ownership test by those
+        players, in a condition of its own (its `players` option must not touch owns:)."""
+        players = [("players", ":".join(values["owner"]), None)] if values["owner"] else []
+        count = str(values["count"])
+
+        def ownership(option: str, territories: list[str]) -> list:
+            if not territories:
+                return []
+            needed = str(len(territories)) if count == "all" else count
+            return [(option, ":".join(territories), needed)]
+
+        main = ownership("directOwnershipTerritories", values["owns"])
+        side_held = []
+        if side:
+            side_held = ownership("directOwnershipTerritories", values["allied_owns"])
+            side_held = [("players", ":".join(side), None)] + side_held if side_held else []
+        else:
+            main += ownership("alliedOwnershipTerritories", values["allied_owns"])
+        owners = values["owner"]
+        # 1.9 tests atWarPlayers for the attached player only, never for `players`: with owner:
+        # each owner/enemy pair is a relationship test of its own.
+        if values["at_war_with"] and owners:
+            main += [("relationship", f"{o}:{p}:anyWar", None) for o in owners for p in values["at_war_with"]]
+        elif values["at_war_with"]:
+            main.append(("atWarPlayers", ":".join(values["at_war_with"]), str(len(values["at_war_with"]))))
+        if values["rounds"]:
+            main.append(("rounds", str(values["rounds"]), None))
+        if values["not_at_war_with"] and owners:
+            # "at war with none" is one inverted test per pair ("not all at war" would be wrong)
+            peace_pairs = [[("relationship", f"{o}:{p}:anyWar", None), ("invert", "true", None)]
+                           for o in owners for p in values["not_at_war_with"]]
+        elif values["not_at_war_with"]:
+            peace_pairs = [players + [("atWarPlayers", ":".join(values["not_at_war_with"]), "0")]]
+        else:
+            peace_pairs = []
+        not_held = [("directOwnershipTerritories", ":".join(values["not_owns"]), "1"),
+                    ("invert", "true", None)] if values["not_owns"] else []
+        return cls(players + main if main else [], peace_pairs, players + not_held if not_held else [],
+                   list(values["conditions"]), side_held)
+
+    def __bool__(self) -> bool:
+        return bool(self.main or self.peace or self.not_held or self.references or self.side_held)
+
+    def attachments(self, base: str, inline: bool = False) -> list[tuple[str, list]]:
+        """(name, options) of each condition to declare; inline: the main options go elsewhere
+        (a national objective is itself a RulesAttachment and carries them)."""
+        parts = [] if inline else [(base, self.main)]
+        parts += [(f"{base}_Peace" + (f"_{i + 1}" if len(self.peace) > 1 else ""), options)
+                  for i, options in enumerate(self.peace)]
+        parts.append((f"{base}_Not_Held", self.not_held))
+        parts.append((f"{base}_Side_Held", self.side_held))
+        return [(name, options) for name, options in parts if options]
+
+    def names(self, base: str, inline: bool = False) -> list[str]:
+        """What a `conditions` option lists: existing conditions first, then the declared ones."""
+        return self.references + [name for name, _ in self.attachments(base, inline)]
+
+
+class GameHelpers:
+    """Look-ups a macro template may call on the game being built (as `game.<method>`)."""
+
+    def __init__(self, game: m.Game):
+        self._game = game
+
+    # --- failing with a message -------------------------------------------------------------------------------
+
+    def fail(self, message: str):
+        raise LookupError(message)
+
+    # --- players --------------------------------------------------------------------------------------------------
+
+    def has_player(self, name: str) -> bool:
+        return any(p.name == name for p in self._game.players)
+
+    def players_except(self, *names: str) -> list[str]:
+        return [p.name for p in self._game.players if p.name not in names]
+
+    def allies(self, player: str) -> list[str]:
+        """Players who share an alliance with player (player excluded)."""
+        mine = {a.alliance for a in self._game.alliances if a.player == player}
+        return [p.name for p in self._game.players if p.name != player and any(
+            a.player == p.name and a.alliance in mine for a in self._game.alliances)]
+
+    def enemies(self, player: str) -> list[str]:
+        """Players who share no alliance with player."""
+        friends = set(self.allies(player))
+        return [p.name for p in self._game.players if p.name not in friends and p.name != player]
+
+    def alliances_of(self, player: str) -> list[str]:
+        return [a.alliance for a in self._game.alliances if a.player == player]
+
+    def relationship(self, first: str, second: str) -> str:
+        """The initial relationship type between two players, or '' when the game sets none."""
+        for rel in (self._game.initialize.relationships or []) if self._game.initialize else []:
+            if {rel.player1, rel.player2} == {first, second}:
+                return rel.type
+        return ""
+
+    def ally_relationship(self, player: str) -> str:
+        """The relationship type player has with its allies (e.g. Allied), or '' when none is set."""
+        for ally in self.allies(player):
+            if self.relationship(player, ally):
+                return self.relationship(player, ally)
+        return ""
+
+    def is_relationship_type(self, name: str) -> bool:
+        return any(t.name == name for t in self._game.relationship_types or [])
+
+    def has_relationships(self) -> bool:
+        return bool(self._game.initialize and self._game.initialize.relationships)
+
+    # --- territories -----------------------------------------------------------------------------------------------
+
+    def capital(self, player: str) -> str:
+        capitals = self.capitals(player)
+        if not capitals:
+            raise LookupError(f"the game has no capital for {player}")
+        return capitals[0]
+
+    def capitals(self, player: str) -> list[str]:
+        return [a.attach_to for a in self._game.attachments or [] if a.class_name == "TerritoryAttachment"
+                and any(o.name == "capital" and o.value == player for o in a.options)]
+
+    def owner(self, territory: str) -> str:
+        """The territory's initial owner, or '' (neutral)."""
+        for owner in (self._game.initialize.owners or []) if self._game.initialize else []:
+            if owner.territory == territory:
+                return owner.owner
+        return ""
+
+    def territories_of(self, player: str) -> list[str]:
+        return [o.territory for o in (self._game.initialize.owners or []) if o.owner == player] \
+            if self._game.initialize else []
+
+    def is_water(self, territory: str) -> bool:
+        return any(t.name == territory and t.water == "true" for t in self._game.territories)
+
+    def units_in(self, territory: str, player: str) -> dict[str, int]:
+        """The player's initial units in the territory, by type, in the order the game lists them."""
+        units: dict[str, int] = {}
+        for placement in (self._game.initialize.units or []) if self._game.initialize else []:
+            if placement.territory == territory and placement.owner == player:
+                units[placement.unit_type] = units.get(placement.unit_type, 0) + int(placement.quantity or 0)
+        return {unit: count for unit, count in units.items() if count > 0}
+
+    # --- attachments and production ------------------------------------------------------------------------------
+
+    def unit_is(self, unit: str, option: str) -> bool:
+        """Whether the unit type's unitAttachment sets a true/false option to true."""
+        attachment = self.attachment("unitAttachment", unit)
+        return attachment is not None and any(o.name == option and o.value == "true" for o in attachment.options)
+
+    def attachment(self, name: str, attach_to: str):
+        """The attachment the engine uses (the later one where a game declares two)."""
+        return effective_attachment(self._game, name, attach_to)
+
+    def placement_territories(self, unit: str, zones: dict, allowed: list[str]) -> list[str]:
+        """Where a unit type confined to the zones `allowed` may be placed: their territories, in
+        order, within the unitPlacementOnlyAllowedIn the unit type already has (if any)."""
+        names = list(dict.fromkeys(t for zone in allowed for t in zones[zone]))
+        current = self.attachment("unitAttachment", unit)
+        for option in (current.options if current else []):
+            if option.name == "unitPlacementOnlyAllowedIn" and option.value:
+                kept = set(option.value.split(":"))
+                names = [t for t in names if t in kept]
+        return names
+
+    def frontier_of(self, player: str) -> str:
+        production = self._game.production
+        return next((p.frontier for p in production.player_production if p.player == player), "") \
+            if production else ""
+
+    def units_costing(self, resource: str) -> list[str]:
+        """The unit types that a production rule sells for (among others) the resource, in rule order."""
+        unit_types = {u.name for u in self._game.units or []}
+        units: list[str] = []
+        for rule in self._game.production.rules if self._game.production else []:
+            if any(cost.item == resource for cost in rule.costs):
+                units += [r.item for r in rule.results if r.item not in units and r.item in unit_types]
+        return units
+
+    def repair_frontier_of(self, player: str) -> str:
+        production = self._game.production
+        return next((p.frontier for p in production.player_repair if p.player == player), "") \
+            if production else ""
+
+    def tech_categories(self, player: str) -> list[m.TechCategory]:
+        technology = self._game.technology
+        return next((p.categories for p in technology.player_techs if p.player == player), []) \
+            if technology else []
+
+    # --- the turn sequence -------------------------------------------------------------------------------------------
+
+    def phase_step(self, player: str, phase: str) -> str:
+        """The name of the player's first step of a phase (Purchase, Politics, Battle, EndTurn, ...)."""
+        for step in self._game.steps or []:
+            if step.player == player and step.max_run_count is None and _phase(step.name) == phase:
+                return step.name
+        raise LookupError(f"the game has no {phase} step for {player}")
+
+    def has_phase(self, player: str, phase: str) -> bool:
+        try:
+            self.phase_step(player, phase)
+        except LookupError:
+            return False
+        return True
+
+    def steps_of(self, player: str) -> list[str]:
+        return [s.name for s in self._game.steps or [] if s.player == player]
+
+    def players_with_phase(self, phase: str) -> list[str]:
+        return [p.name for p in self._game.players if self.has_phase(p.name, phase)]
+
+    def phase_steps(self, players: list[str], phase: str) -> list[str]:
+        """The phase's step of each of the players that has one."""
+        return [self.phase_step(p, phase) for p in players if self.has_phase(p, phase)]
+
+    def turn_blocks(self) -> list[TurnBlock]:
+        return _split_sequence(self._game.steps or [])[1]
+
+    def turn_of(self, player: str) -> TurnBlock:
+        for block in self.turn_blocks():
+            if block.player == player:
+                return block
+        raise LookupError(f"{player} has no turn in the game's sequence")
+
+    def reordered_steps(self, order: list[str]) -> list[m.Step]:
+        """The whole sequence with the players' turns in the given order; set-up steps stay first and
+        end-of-round steps last."""
+        head, blocks, tail = _split_sequence(self._game.steps or [])
+        by_player = {block.player: block for block in blocks}
+        if len(by_player) < len(blocks):
+            twice = sorted({b.player for b in blocks if sum(o.player == b.player for o in blocks) > 1})
+            raise LookupError(f"{', '.join(twice)} play more than one turn a round; place their steps with "
+                              f"change: steps instead")
+        missing = [block.player for block in blocks if block.player not in order]
+        unknown = [player for player in order if player not in by_player]
+        if unknown:
+            raise LookupError(f"no turn in the sequence for {', '.join(unknown)}; "
+                              f"the turns are: {', '.join(by_player)}")
+        if missing:
+            raise LookupError(f"the new order leaves out {', '.join(missing)}; list every turn: "
+                              f"{', '.join(by_player)}")
+        return head + [step for player in order for step in by_player[player].steps] + tail
+
+    def copied_turn(self, template: str, player: str, prefix: str) -> list[dict]:
+        """The template player's own steps renamed for player (prefix replaces the template's)."""
+        steps = [s for s in self.turn_of(template).steps if s.player == template]
+        old_prefix = _step_prefix([s.name for s in steps])
+        names = {s.name for s in self._game.steps or []}
+        copied = []
+        for step in steps:
+            name = prefix + step.name[len(old_prefix):]
+            if name in names:
+                raise LookupError(f"the game already has a step named '{name}'; choose another step prefix")
+            copied.append({"name": name, "delegate": step.delegate, "player": player,
+                           "maxRunCount": step.max_run_count, "display": step.display,
+                           "properties": [(p.name, p.value) for p in step.properties
+                                          if p.name not in _PARTNER_PROPERTIES]})
+        return copied
+
+
+def _phase(step_name: str) -> str:
+    return next((phase for phase in PHASES if step_name.endswith(phase)), "")
+
+
+def _step_prefix(names: list[str]) -> str:
+    prefix = os.path.commonprefix(names)
+    if prefix in names or len(names) == 1:  # a one-step turn: the prefix is what precedes the phase
+        phase = _phase(prefix)
+        prefix = prefix[:len(prefix) - len(phase)] if phase else prefix
+    return prefix
+
+
+def _split_sequence(steps: list[m.Step]) -> tuple[list[m.Step], list[TurnBlock], list[m.Step]]:
+    """Set-up steps (no player, or run once: bids), the players' turns, end-of-round steps.
+
+    A turn runs from a player's first step to its end-turn step and takes in the steps of partners
+    played inside it (G40's UK_Pacific inside the British turn); without end-turn steps each change
+    of player starts a turn."""
+    first = next((i for i, s in enumerate(steps) if s.player and s.max_run_count is None), len(steps))
+    last = max((i for i, s in enumerate(steps) if s.player), default=first - 1)
+    head, body, tail = steps[:first], steps[first:last + 1], steps[last + 1:]
+    uses_end_turn = any(_phase(s.name) == "EndTurn" for s in body)
+    blocks: list[TurnBlock] = []
+    ended = True
+    for step in body:
+        current = blocks[-1] if blocks else None
+        members = {s.player for s in current.steps} if current else set()
+        # After the owner's end of turn only a partner's trailing place/end-turn steps stay in it
+        # (G40's UK_Pacific); any other step, even of a player who acted inside that turn (a pact's
+        # out-of-turn purchase), begins the next turn.
+        trailing = _phase(step.name) in _TRAILING_PHASES
+        starts = current is None or (step.player is not None and (ended or not uses_end_turn) and
+                                     (step.player not in members or (ended and not trailing)))
+        if starts:
+            blocks.append(TurnBlock(step.player or ""))
+            ended = False
+        blocks[-1].steps.append(step)
+        if _phase(step.name) == "EndTurn" and step.player == blocks[-1].player:
+            ended = True
+    return head, blocks, tail

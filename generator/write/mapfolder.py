@@ -1,0 +1,187 @@
+"""The whole map folder for a game with generated geometry, as relative path ->
+bytes for the all-or-nothing writer:
+
+    <map>/map.yml  description.html  preview.png
+    <map>/map/polygons.txt centers.txt place.txt name_place.txt map.properties smallMap.jpeg
+    <map>/map/baseTiles/<x>_<y>.png  units/<Player>/<unit>.png  flags/<Player>*.png
+    <map>/map/games/<game>.xml
+"""
+from __future__ import annotations
+
+import json
+
+from markupsafe import Markup
+
+from generator.model import game as m
+from generator.core.diagnostics import Diagnostic, DiagnosticError, Position
+from generator.render.templates import environment
+from generator.write.writer import safe_name
+from generator.mapgen import art
+from generator.mapgen.placement import Layout, layout_region
+from generator.mapgen.pointfiles import points_text, polygons_text
+from generator.mapgen.shapes import IMPASSABLE, MapGeometry
+from generator.mapgen.values import MAP_OUTPUT
+
+# Distinct, readable on land and sea; given to players in order unless the spec's style names a colour.
+PALETTE = ("B22222", "1E5AA8", "2E8B57", "D4A017", "6A3D9A", "E07B24", "008B8B", "8B4513", "C71585", "556B2F",
+           "4682B4", "9ACD32")
+NEUTRAL_UNITS = "9E9E9E"
+LAYOUT_WORDS = {"hexes": "hex", "squares": "square grid", "sites": "region", "polygons": "hand-drawn"}
+BUILDING_OPTIONS = ("isFactory", "isInfrastructure", "canProduceUnits", "isConstruction")
+
+
+def territory_options(game: m.Game, option: str) -> dict[str, str]:
+    """An option of every territoryAttachment, by territory (the last one wins, as in the engine)."""
+    values = {}
+    for attachment in game.attachments or []:
+        if attachment.name == "territoryAttachment":
+            for opt in attachment.options:
+                if opt.name == option and opt.value is not None:
+                    values[attachment.attach_to] = opt.value
+    return values
+
+
+def production_values(game: m.Game) -> dict[str, int]:
+    return {name: int(value) for name, value in territory_options(game, "production").items()
+            if value.lstrip("-").isdigit()}
+
+
+def player_colors(game: m.Game, geometry: MapGeometry) -> list[tuple[str, str]]:
+    chosen = dict(geometry.style.player_colors)
+    players = [p.name for p in game.players]
+    free = iter(c for c in PALETTE if c not in chosen.values())
+    colors = [(name, chosen.get(name) or next(free, "808080")) for name in players]
+    # Unowned land keeps the map's land colour instead of a colour from the engine's palette.
+    return colors + [("Neutral", geometry.style.land)]
+
+
+def layouts(geometry: MapGeometry, production: dict[str, int]) -> dict[str, Layout]:
+    unit = round(art.UNIT_IMAGE * (geometry.style.unit_scale or 1.0))
+    return {region.name: layout_region(region.shape, region.name, unit,
+                                       art.label_size(region.name, geometry.style, production.get(region.name, 0) > 0))
+            for region in geometry.regions}
+
+
+def check_game_fits_map(game: m.Game, geometry: MapGeometry, map_name: str) -> None:
+    problems = []
+    declared = game.property_value("mapName")
+    props_pos = getattr(game.find_property("mapName"), "pos", None) or game.pos
+    if declared != map_name:
+        problems.append(Diagnostic(
+            MAP_OUTPUT, "a game with a generated map needs the property mapName set to its folder name "
+            f"'{map_name}'" + (f", not '{declared}'" if declared else ""), props_pos or Position("<spec>"),
+            f"add properties: mapName: {{value: {map_name}, editable: false}} (lower case, no spaces: the 1.9 "
+            "engine finds the map folder by this name)"))
+    impassable = territory_options(game, "isImpassable")
+    for region in geometry.regions:
+        if region.terrain == IMPASSABLE and impassable.get(region.name) != "true":
+            problems.append(Diagnostic(
+                MAP_OUTPUT, f"territory {region.name} is drawn impassable but its territoryAttachment does not "
+                "say isImpassable: true", region.pos or geometry.pos or Position("<spec>"),
+                f"add a territoryAttachment for {region.name} with options: {{isImpassable: true}}"))
+    if problems:
+        raise DiagnosticError(problems)
+
+
+def _java_properties_key(key: str) -> str:
+    escaped = []
+    for ch in key:
+        if ch in "\\ =:#!":
+            escaped.append("\\" + ch)
+        elif ord(ch) < 32 or ord(ch) > 126:
+            escaped.append(f"\\u{ord(ch):04x}")
+        else:
+            escaped.append(ch)
+    return "".join(escaped)
+
+
+def _unit_kinds(game: m.Game) -> dict[str, tuple[str, bool]]:
+    """Each unit type's picture kind (land, sea, air, building) and whether it can be damaged."""
+    kinds = {}
+    for unit in game.units or []:
+        options = {}
+        for attachment in game.attachments or []:
+            if attachment.name == "unitAttachment" and attachment.attach_to == unit.name:
+                options.update({o.name: o.value for o in attachment.options})
+        if options.get("isSea") == "true":
+            kind = "sea"
+        elif options.get("isAir") == "true":
+            kind = "air"
+        elif any(options.get(name) == "true" for name in BUILDING_OPTIONS):
+            kind = "building"
+        else:
+            kind = "land"
+        hit_points = options.get("hitPoints") or "1"
+        damaged = (hit_points.isdigit() and int(hit_points) > 1) or options.get("canBeDamaged") == "true"
+        kinds[unit.name] = (kind, damaged)
+    return kinds
+
+
+def _unit_and_flag_images(game: m.Game, colors: list[tuple[str, str]], unit_scale: float) -> dict[str, bytes]:
+    files = {}
+    owners = dict(colors[:-1])
+    placements = (game.initialize.units if game.initialize else None) or []
+    if any(p.owner in (None, "Neutral") for p in placements):
+        owners["Neutral"] = NEUTRAL_UNITS
+    # A name that is not a plain file name cannot be looked up as a file; the engine shows no image then.
+    kinds = {unit: kind for unit, kind in _unit_kinds(game).items() if safe_name(unit, "") == unit}
+    for player, colour in owners.items():
+        if safe_name(player, "") != player:
+            continue
+        for unit, (kind, damageable) in kinds.items():
+            files[f"units/{player}/{unit}.png"] = art.unit_image(unit, kind, colour)
+            if damageable:
+                files[f"units/{player}/{unit}_hit.png"] = art.unit_image(unit, kind, colour, damaged=True)
+        if player != "Neutral":
+            marker = max(24, round(art.UNIT_IMAGE * unit_scale * 1.6))
+            for name, data in art.flag_images(player, colour, marker).items():
+                files[f"flags/{name}"] = data
+    return files
+
+
+def map_folder_files(game: m.Game, map_name: str, game_file: str, xml_bytes: bytes) -> dict[str, bytes]:
+    geometry: MapGeometry = game.geometry
+    check_game_fits_map(game, geometry, map_name)
+    production = production_values(game)
+    places = layouts(geometry, production)
+    picture = art.render_map(geometry, places, production)
+    colors = player_colors(game, geometry)
+    env = environment()
+    content = f"{map_name}/map/"
+    files = {
+        f"{map_name}/map.yml": env.get_template("map/map.yml.j2").render(
+            map_name=json.dumps(map_name, ensure_ascii=False),
+            game_name=json.dumps(game.info.name or map_name, ensure_ascii=False),
+            file_name=json.dumps(game_file, ensure_ascii=False)).encode("utf-8"),
+        f"{map_name}/description.html": _description(game, geometry).encode("utf-8"),
+        f"{map_name}/preview.png": art.preview(picture),
+        content + "polygons.txt": polygons_text([(r.name, r.shape) for r in geometry.regions]).encode("utf-8"),
+        content + "centers.txt": points_text([(r.name, [places[r.name].center]) for r in geometry.regions]).encode(
+            "utf-8"),
+        content + "place.txt": points_text([(r.name, list(places[r.name].spots)) for r in geometry.regions]).encode(
+            "utf-8"),
+        content + "name_place.txt": points_text([(r.name, [places[r.name].name_place]) for r in geometry.regions]
+                                                ).encode("utf-8"),
+        content + "map.properties": env.get_template("map/map.properties.j2").render(
+            width=geometry.width, height=geometry.height, unit_scale=geometry.style.unit_scale,
+            impassable=geometry.style.impassable,
+            colors=[(_java_properties_key(player), colour) for player, colour in colors]).encode("latin-1"),
+        content + "smallMap.jpeg": art.small_map(picture),
+        content + f"games/{game_file}": xml_bytes,
+    }
+    for name, data in art.tiles(picture).items():
+        files[content + f"baseTiles/{name}"] = data
+    if geometry.style.unit_images:
+        for name, data in _unit_and_flag_images(game, colors, geometry.style.unit_scale or 1.0).items():
+            files[content + name] = data
+    return files
+
+
+def _description(game: m.Game, geometry: MapGeometry) -> str:
+    notes = game.property_value("notes")
+    return environment().get_template("map/description.html.j2").render(
+        title=game.info.name or "", layout=LAYOUT_WORDS[geometry.layout], land=sum(1 for r in geometry.regions if not r.water),
+        sea=sum(1 for r in geometry.regions if r.water), players=[p.name for p in game.players],
+        preview_width=min(art.PREVIEW_WIDTH, geometry.width),
+        # The notes are the modder's own HTML, shown by the game itself too; kept as written.
+        notes=Markup(notes) if notes else "")

@@ -1,0 +1,90 @@
+"""Everything the desktop clients read for a game besides its XML, merged into the map folder:
+
+    <map>/map.yml                     the game listed beside every game already there
+    <map>/[map/]map.properties        color.<Player> for each new player
+    <map>/[map/]flags/, units/        flags and unit images for new players and unit types
+    <map>/[map/]*text.properties ...  notifications, political and user action texts, objectives
+
+Merging: what is in the output folder (else the base map folder) keeps every byte; entries it
+lacks are appended in a block named after the game file, which a rebuild of the same game
+replaces; nothing is ever removed. The result is complete file bytes for the writer.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from generator.core.diagnostics import Diagnostic
+from generator.check.mapfolder import game_needs
+from generator.write.modfolder.assetspec import AssetSpec
+from generator.write.modfolder.basefolder import BaseFolder
+from generator.write.modfolder.listing import merge_listing
+from generator.read.propfile import merge_properties, properties_before
+from generator.write.modfolder.texts import TEXT_FILES, text_entries
+
+
+class _OutputFolder:
+    """Reads what an earlier build left in the output folder (nothing when there is none)."""
+
+    def __init__(self, outdir: Path | None):
+        self.outdir = outdir
+
+    def read(self, relpath: str) -> bytes | None:
+        if self.outdir is None:
+            return None
+        path = self.outdir.joinpath(*relpath.split("/"))
+        try:
+            # A link could lead anywhere; the writer refuses to follow links too.
+            if any(p.is_symlink() for p in [path, *path.parents] if p.is_relative_to(self.outdir)):
+                return None
+            return path.read_bytes() if path.is_file() else None
+        except OSError:
+            return None
+
+
+def map_folder_additions(compiled, files: dict[str, bytes], outdir: str | Path | None) -> tuple[
+        dict[str, bytes], list[Diagnostic]]:
+    """The files to add to (or merge into) the game's map folder besides `files` (the built game:
+    <map>/.../games/<game>.xml, and for a generated map its whole folder); outdir is the build's
+    output folder (None: merge with the base map folder only, as for a package)."""
+    xml_path = next(path for path in files if path.endswith(".xml") and "/games/" in path)
+    content = xml_path.rsplit("/games/", 1)[0] + "/"
+    root = xml_path.split("/", 1)[0] + "/"
+    xml_name = xml_path.rsplit("/", 1)[1]
+    output = _OutputFolder(Path(outdir) if outdir is not None else None)
+    base = BaseFolder.of_game(compiled.spec.base_path)
+    look: AssetSpec = compiled.spec.assets
+    game = compiled.game
+    generated = content + "map.properties" in files  # a drawn map: its folder is made whole, not merged
+    additions: dict[str, bytes] = {}
+    warnings: list[Diagnostic] = []
+
+    def start(relpath: str) -> bytes | None:
+        """What a merged file starts from: the output folder's, else the base map's."""
+        found = output.read(content + relpath)
+        if found is None and base is not None:
+            found = base.read(relpath)
+        return found
+
+    if base is not None and not generated:
+        from generator.write.modfolder.assets import asset_files  # Pillow and the map drawing: loaded only for a mod's images
+
+        properties = start("map.properties")
+        owned = set(game_needs(compiled.tree.getroot()).units)  # what validate --map-dir asks images for
+        assets = asset_files(game, owned, look, base, lambda rel: output.read(content + rel),
+                             properties_before(properties, xml_name), compiled.spec_path)
+        additions.update({content + rel: data for rel, data in assets.files.items()})
+        warnings += assets.warnings
+        merged = merge_properties(properties, assets.colours, xml_name)
+        if merged is not None:
+            additions[content + "map.properties"] = merged
+    base_objectives = base.read(TEXT_FILES["objectives"]) if base is not None else None
+    for file_name, entries in text_entries(game, compiled.spec.rules, look, base_objectives).items():
+        merged = merge_properties(None if generated else start(file_name), entries, xml_name)
+        if merged is not None:
+            additions[content + file_name] = merged
+    listing = merge_listing([output.read(root + "map.yml"), files.get(root + "map.yml"),
+                             base.listing() if base is not None else None],
+                            root.rstrip("/"), [(game.info.name or xml_name, xml_name)])
+    if listing != output.read(root + "map.yml"):
+        additions[root + "map.yml"] = listing
+    return additions, warnings
