@@ -1,5 +1,5 @@
 """The catalog of attachment options, game properties and game-play facts
-(generator/catalog): complete, consistent, and in agreement with the engines."""
+(generator/check/catalog): complete, consistent, and in agreement with the engines."""
 from __future__ import annotations
 
 import re

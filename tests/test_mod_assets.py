@@ -292,7 +292,7 @@ def test_base_images_are_never_shipped_again(s004):
 
 
 def test_the_files_written_are_those_the_client_catalog_names():
-    """generator/catalog/client.yaml lists what each client reads; the build writes all of it."""
+    """generator/check/catalog/client.yaml lists what each client reads; the build writes all of it."""
     from generator.check.catalog.client import load_client_catalog
     from generator.write.modfolder.assets import FLAG_SUFFIXES
     from generator.write.modfolder.assetspec import ACTION_TEXT_SUFFIXES

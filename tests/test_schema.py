@@ -1,4 +1,4 @@
-"""triplea-gen's own game XML schema (generator/schema/game.xsd): it accepts every
+"""triplea-gen's own game XML schema (generator/check/schema/game.xsd): it accepts every
 real game of both engine generations, types what the engines type, keeps the DTD
 element order, and explains each violation with a reason, a path and a line."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Semantic validation of game XMLs (generator/validate.py) and `triplea-gen validate`:
+"""Semantic validation of game XMLs (generator/check/validate.py) and `triplea-gen validate`:
 no false errors on real games, version awareness, injected faults reported with the
 right code at the right line, the exact wording of a few messages, and speed."""
 from __future__ import annotations
@@ -617,9 +617,9 @@ def test_position_of_maps_diagnostics_elsewhere():
 
 
 def test_every_code_is_documented():
-    source = (REPO / "generator" / "validate.py").read_text(encoding="utf-8")
+    source = (REPO / "generator" / "check" / "validate.py").read_text(encoding="utf-8")
     used = set(re.findall(r'"(TG1\d\d)"', source)) | {"TG100"}
-    grammar = (REPO / "generator" / "catalog" / "grammar.py").read_text(encoding="utf-8")
+    grammar = (REPO / "generator" / "check" / "catalog" / "grammar.py").read_text(encoding="utf-8")
     used |= set(re.findall(r'"(TG1\d\d)"', grammar))
     assert used <= set(CODES)
 
