@@ -120,6 +120,10 @@ rules:
     ("{use: political_action, with: {player: Russians, targets: [Italians], to: War, accept: [Germans], automatic: true}}",
      "macro 'political_action': an automatic action cannot wait for other players to accept it: leave out accept "
      "or automatic"),
+    ("{use: user_action, with: {player: Russians, automatic: true, automatic_option: Auto Events, "
+     "effects: {Paid: {resource: 1}}}}",
+     "macro 'user_action': the game has no option 'Auto Events': declare it under add: properties: (Auto Events: "
+     "{value: true, editable: true, type: boolean})"),
 ])
 def test_what_a_macro_cannot_do_is_reported_at_the_rule(rule: str, message: str, tmp_path: Path, capsys):
     spec = tmp_path / "mod.yaml"
@@ -200,5 +204,11 @@ def test_a_relationship_change_can_charge_the_player():
     assert option_values(trigger, "relationshipChange") == ["Russians:Italians:any:War"]
     assert (option_values(trigger, "players"), option_values(trigger, "resource"),
             option_values(trigger, "resourceCount")) == (["Russians"], ["PUs"], ["-5"])
+    # never paid for a change already made (S002-R78 charged Russia when it was at war with Germany already)
+    attachments = rule_options(GOLDEN / "relationship_change.yaml", "G-RC-PAID")
+    assert option_values(trigger, "conditions")[0].split(":")[-1] == "conditionAttachment_G_RC_PAID_Not_Yet"
+    not_yet = attachments["conditionAttachment_G_RC_PAID_Not_Yet"]
+    assert option_values(not_yet, "relationship") == ["Russians:Italians:War"]
+    assert option_values(not_yet, "invert") == ["true"]
     unpaid = rule_options(GOLDEN / "relationship_change.yaml", "G-RC")["triggerAttachment_G_RC"]
     assert option_values(unpaid, "resourceCount") == []

@@ -292,9 +292,11 @@ def test_war_with_germany_brings_finland_in_and_lifts_the_pact_line(barbarossa):
     # S002-R62/R63: after the border war Finland associates with Germany and is at war with Russia
     assert when_fired(report, "triggerAttachment_S002_R62") == [(1, "germanyPolitics")]
     assert when_fired(report, "triggerAttachment_S002_R63") == [(1, "germanyPolitics")]
-    # S002-R11 and R78: the associated minor's war follows Germany's, and the other way round
+    # S002-R11: the associated minor's war follows Germany's; S002-R78 (Russia's war on a German
+    # minor is a war with Germany) changes nothing here and charges nothing, Germany and Russia being
+    # at war already (before the fix Russia paid 35 BRPs for it)
     assert when_fired(report, "triggerAttachment_S002_R11_Finland") == [(1, "russiaPolitics")]
-    assert when_fired(report, "triggerAttachment_S002_R78") == [(1, "russiaPolitics")]
+    assert when_fired(report, "triggerAttachment_S002_R78") == []
     # S002-R04, R07, R09: the Pact line's movement restrictions are lifted for both sides
     assert when_fired(report, "triggerAttachment_S002_R04_Russia_Lifted") == [(1, "russiaCombatMove")]
     assert when_fired(report, "triggerAttachment_S002_R07_Germany_Lifted") == [(1, "germanyCombatMove")]
@@ -431,3 +433,20 @@ def test_without_the_pact_no_pact_line_binds(without_the_pact):
     # ... nobody withdraws German units from east of it (S002-R25), and no partition (S002-R26)
     assert when_fired(report, "triggerAttachment_S002_R25_Withdrawal") == []
     assert when_fired(report, "triggerAttachment_S002_R26") == []
+
+
+@pytest.fixture(scope="module")
+def diplomacy_by_hand(tmp_path_factory, built):
+    """The game option "Automatic Diplomacy" switched off: the players make every choice."""
+    xml = variant(tmp_path_factory, "diplomacy_by_hand", """\
+  properties:
+    Automatic Diplomacy: {value: false}
+""")
+    return play(xml, 2, built)
+
+
+@requires_engine
+def test_without_automatic_diplomacy_the_choices_wait_for_the_players(diplomacy_by_hand):
+    for trigger in ("S002_R10_Automatic", "S002_R35_Automatic", "S002_R51_Automatic", "S002_R35_Demand",
+                    "S002_R36_Cession"):
+        assert when_fired(diplomacy_by_hand, f"triggerAttachment_{trigger}") == [], trigger

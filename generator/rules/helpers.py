@@ -167,6 +167,21 @@ class GameHelpers:
         tests to fire only while one of them is still missing."""
         return [f"{player}:{target}:{to}" for target in targets] + list(also)
 
+    def check_switch_option(self, name: str) -> str:
+        """name, when the game declares it as a boolean game option (a property with a true/false value)."""
+        value = self._game.property_value(name)
+        if value is None:
+            raise LookupError(f"the game has no option '{name}': declare it under add: properties: "
+                              f"({name}: {{value: true, editable: true, type: boolean}})")
+        if value.lower() not in ("true", "false"):
+            raise LookupError(f"the game option '{name}' is '{value}', not true or false")
+        return name
+
+    def pair_results(self, first: list[str], second: list[str], to: str) -> list[str]:
+        """The relationships (P1:P2:TYPE) a relationship_change leaves: every player of first with
+        every other player of second."""
+        return [f"{one}:{other}:{to}" for one in first for other in second if other != one]
+
     def has_relationships(self) -> bool:
         return bool(self._game.initialize and self._game.initialize.relationships)
 
