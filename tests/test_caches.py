@@ -2,11 +2,13 @@
 worked out only when shown. Each must give exactly what the uncached path gives."""
 from __future__ import annotations
 
+import marshal
 import os
 import pickle
 from pathlib import Path
 
 import pytest
+import yaml
 
 from generator.spec import basecache
 from generator.core import datacache
@@ -120,7 +122,9 @@ def test_cached_yaml_equals_parsed_yaml(cache_home):
     text = "a: 1\nb: [x, {c: true, d: null}]\nе: 'unicode'\n"
     assert datacache.load_yaml_text(text) == {"a": 1, "b": ["x", {"c": True, "d": None}], "е": "unicode"}
     (stored,) = (cache_home / "triplea-gen" / "yaml").glob("*.marshal")
-    assert datacache.load_yaml_text(text) == datacache.load_yaml_text(text)
+    assert marshal.loads(stored.read_bytes()) == yaml.safe_load(text)  # what is kept is what a parse gives
+    stored.write_bytes(marshal.dumps({"kept": True}))
+    assert datacache.load_yaml_text(text) == {"kept": True}  # and the next load reads it, not the text
     stored.write_bytes(b"\x00garbage")
     assert datacache.load_yaml_text(text)["a"] == 1
     dated = "when: 2026-11-21\n"  # marshal cannot hold a date: parsed every time, never an error
