@@ -17,6 +17,7 @@ from generator.build.pipeline import load_base_game
 from generator.write.yamlform import dump_game
 
 from conftest import PLAIN_GAME
+from textedit import replaced
 
 BASE_XML_SOURCE = PLAIN_GAME
 
@@ -68,7 +69,7 @@ def test_a_base_game_is_imported_once_and_handed_out_as_fresh_copies(cache_home,
 def test_a_changed_base_is_imported_again(cache_home, base_xml, monkeypatch):
     calls = imports_counted(monkeypatch)
     load_base_game(base_xml)
-    base_xml.write_text(base_xml.read_text(encoding="utf-8").replace('name="Warsaw"', 'name="Varsovia"'),
+    base_xml.write_text(replaced(base_xml.read_text(encoding="utf-8"), 'name="Warsaw"', 'name="Varsovia"'),
                         encoding="utf-8")
     game = load_base_game(base_xml)
     assert len(calls) == 2
@@ -113,7 +114,7 @@ def test_the_disk_cache_keeps_the_most_recent_bases(cache_home, tmp_path, base_x
     text = base_xml.read_text(encoding="utf-8")
     for number in range(5):
         variant = tmp_path / f"variant{number}.xml"
-        variant.write_text(text.replace('name="Warsaw"', f'name="Warsaw {number}"'), encoding="utf-8")
+        variant.write_text(replaced(text, 'name="Warsaw"', f'name="Warsaw {number}"'), encoding="utf-8")
         load_base_game(variant)
     assert len(list((cache_home / "triplea-gen" / "bases").glob("*.pickle"))) == 3
 

@@ -11,6 +11,7 @@ import pytest
 
 from conftest import PLAIN_GAME, REPO
 from folders import snapshot
+from textedit import replaced
 from generator.cli.main import main
 
 EXAMPLE = PLAIN_GAME
@@ -121,7 +122,7 @@ def test_bad_xml_imports_write_nothing(name, content, code, tmp_path: Path, caps
 
 @pytest.mark.parametrize("map_name", ["../../escaped", "/tmp/absolute", "..", "a/../../b", "C:\\evil"])
 def test_names_cannot_escape_the_output_folder(map_name: str, tmp_path: Path, capsys):
-    text = EXAMPLE.read_text().replace("mapName: {value: frontier_1939", f"mapName: {{value: '{map_name}'")
+    text = replaced(EXAMPLE.read_text(), "mapName: {value: frontier_1939", f"mapName: {{value: '{map_name}'")
     spec = tmp_path / "spec.yaml"
     spec.write_text(text)
     out = tmp_path / "deep" / "out"
@@ -134,8 +135,8 @@ def test_names_cannot_escape_the_output_folder(map_name: str, tmp_path: Path, ca
 
 def test_failed_build_after_a_good_build_keeps_the_good_output(tmp_path: Path, capsys, previous_build: Path):
     spec = tmp_path / "frontier_1939.yaml"
-    spec.write_text(EXAMPLE.read_text().replace("  Germans: {optional: false}\n",
-                                                "  Germans: {optional: false, colour: red}\n"))
+    spec.write_text(replaced(EXAMPLE.read_text(), "  Germans: {optional: false}\n",
+                             "  Germans: {optional: false, colour: red}\n"))
     before = snapshot(previous_build)
     status, err = _run(capsys, "build", str(spec), "-o", str(previous_build))
     assert status == 2
