@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.core.codes import _ALL, CODES, ERROR, GEOMETRY, INPUT, VALIDATION, WARNING, Code
+from generator.core.codes import _ALL, CODES, ERROR, GEOMETRY, INPUT, VALIDATION, WARNING, Code, in_section
 from generator.core.diagnostics import Collector, Diagnostic, Position, UnregisteredCode
 
 REPO = Path(__file__).resolve().parent.parent
@@ -206,3 +206,13 @@ def test_a_registered_code_is_made_as_before():
     found = Diagnostic("TG030", "unknown key 'nmae'", Position("a.yaml", 2, 3), "did you mean 'name'?")
     assert found.format() == "a.yaml:2:3: error[TG030]: unknown key 'nmae'\n  hint: did you mean 'name'?"
     assert isinstance(CODES["TG030"], Code)
+
+
+def test_the_validators_own_code_lists_agree_with_the_registry():
+    """validate.CODES and mapfolder.CODES still list their codes with a severity of their own."""
+    from generator.check.mapfolder import CODES as MAP_FOLDER_CODES
+    from generator.check.validate import CODES as VALIDATION_CODES
+
+    for code, (severity, _) in {**VALIDATION_CODES, **MAP_FOLDER_CODES}.items():
+        assert CODES[code].section == VALIDATION and CODES[code].severity == severity, code
+    assert set(VALIDATION_CODES) == {entry.code for entry in in_section(VALIDATION)}
