@@ -12,7 +12,6 @@ import contextlib
 import html
 import io
 import json
-import re
 from pathlib import Path
 
 import pytest
@@ -22,10 +21,10 @@ from engine_play import load_and_play, play_to_victory, player, when_fired
 from conftest import REPO, SHARED, SHARED_MISSING, build_game, requires_engine
 from generator.cli.main import main
 from generator.build.pipeline import load_game
+from reference import seed_rule_counts, seed_rule_statuses
 
 SPEC = REPO / "rules_yaml" / "s002_eastern_europe_1939.yaml"
-SEED_RULES = SHARED / "reference" / "seed-rules.md"
-STATUS_NAMES = {"ENFORCED": "enforced", "PARTIAL": "partial", "NOTES-ONLY": "notes"}
+SEED_FILE = "002_b124fb1354b28974.txt"
 MAP_NAME = "s002_eastern_europe_1939"
 # Rules the analysis calls enforced whose claim is larger than what the engine plays (issue 18): each says
 # in its note what is left to the players.
@@ -39,26 +38,6 @@ RELABELLED = {
 
 # --- the rules of the document ----------------------------------------------------------------------------------
 
-def seed_rules() -> dict[str, str]:
-    """Rule id -> status (enforced, partial, notes) from the §5 table of seed-rules.md."""
-    text = SEED_RULES.read_text(encoding="utf-8")
-    section = text[text.index("## 5. Seed 002"):text.index("## 6. Seed 003")]
-    rules = {}
-    for line in section.splitlines():
-        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
-        if cells and re.fullmatch(r"S002-R\d+", cells[0]):
-            rules[cells[0]] = STATUS_NAMES[cells[3]]
-    return rules
-
-
-def seed_counts() -> tuple[int, int, int, int]:
-    """The §8.1 summary row of seed 002: rules, enforced, partial, notes only."""
-    text = SEED_RULES.read_text(encoding="utf-8")
-    row = next(line for line in text.splitlines() if line.startswith("| 002_b124fb1354b28974.txt"))
-    numbers = [cell.strip() for cell in row.strip("|").split("|")][2:6]
-    return tuple(int(n) for n in numbers)
-
-
 @pytest.fixture(scope="module")
 def report() -> dict:
     """What `triplea-gen report SPEC --format json` prints."""
@@ -70,7 +49,7 @@ def report() -> dict:
 
 @pytest.mark.skipif(not SHARED.is_dir(), reason=SHARED_MISSING)
 def test_report_lists_exactly_the_rules_of_the_document_with_their_status(report):
-    expected = seed_rules()
+    expected = seed_rule_statuses(SEED_FILE)
     assert len(expected) == 80
     assert {rule: expected[rule] for rule in RELABELLED} == dict.fromkeys(RELABELLED, "enforced")
     expected.update(RELABELLED)
@@ -81,7 +60,7 @@ def test_report_lists_exactly_the_rules_of_the_document_with_their_status(report
 
 @pytest.mark.skipif(not SHARED.is_dir(), reason=SHARED_MISSING)
 def test_counts_per_status_equal_the_analysis(report):
-    total, enforced, partial, notes = seed_counts()
+    total, enforced, partial, notes = seed_rule_counts(SEED_FILE).values()
     assert (total, enforced, partial, notes) == (80, 35, 33, 12)
     enforced, partial = enforced - len(RELABELLED), partial + len(RELABELLED)
     assert len(report["rules"]) == total

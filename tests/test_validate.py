@@ -17,6 +17,7 @@ from lxml import etree
 
 from conftest import CORPUS_DIR, GLOBAL_GAMES_DIR, GLOBAL_MAP_DIR, REPO, SHARED_MISSING, corpus_xmls, \
     requires_engine, xml_params
+from textedit import replaced
 from generator.cli.main import main
 from generator.core.diagnostics import Position
 from generator.read.safexml import parse_xml_bytes, parse_xml_file
@@ -483,9 +484,9 @@ def test_exact_message_for_an_unknown_unit():
 def test_exact_message_for_a_forward_reference():
     text = mutated('<option name="conditions" value="conditionAttachmentRedsHoldBeta"/>',
                    '<option name="conditions" value="conditionAttachmentRedsLate"/>')
-    text = text.replace("  </attachmentList>", '    <attachment name="conditionAttachmentRedsLate" attachTo="Reds" '
-                        'javaClass="games.strategy.triplea.attachments.RulesAttachment" type="player">\n'
-                        '      <option name="rounds" value="3"/>\n    </attachment>\n  </attachmentList>')
+    text = replaced(text, "  </attachmentList>", '    <attachment name="conditionAttachmentRedsLate" attachTo="Reds" '
+                    'javaClass="games.strategy.triplea.attachments.RulesAttachment" type="player">\n'
+                    '      <option name="rounds" value="3"/>\n    </attachment>\n  </attachmentList>')
     use, definition = line_of(text, 'value="conditionAttachmentRedsLate"'), line_of(text, 'name="conditionAttachmentRedsLate"')
     (found,) = validate_text(text)
     assert found.format() == (
@@ -554,7 +555,7 @@ def test_objectives_file_counts_as_a_use_of_conditions(tmp_path: Path):
 def test_cli_prints_sorted_diagnostics_and_a_summary(tmp_path: Path, capsys):
     target = tmp_path / "game.xml"
     text = mutated('<option name="isSea" value="true"/>', '<option name="isSea" value="maybe"/>')
-    text = text.replace('<territory name="Gamma"/>', '<territory name="Gamma"/>\n    <territory name="Alpha"/>')
+    text = replaced(text, '<territory name="Gamma"/>', '<territory name="Gamma"/>\n    <territory name="Alpha"/>')
     target.write_text(text, encoding="utf-8")
     assert main(["validate", str(target)]) == 1
     out = capsys.readouterr().out.splitlines()
