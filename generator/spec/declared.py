@@ -238,14 +238,15 @@ HEADER = _section("mod", "the mod's name and its base game",
                   Key("engine", Value(enum=ENGINES), "the TripleA engine the build is checked for"),
                   Key("macros", TEXT, "a folder of your own macro templates"), form=MOD)
 RENAME = _section("rename", "new names, applied first, everywhere in the game",
-                  *(Key(kind, MapOf(VALUE), f"old name → new name of {kind}") for kind in KINDS), form=MOD)
+                  *(Key(kind, MapOf(Value(what="new name")), f"old name → new name of {kind}") for kind in KINDS),
+                  form=MOD)
 CHANGED_ATTACHMENT = _section("changed attachment", "an attachment's options, by name and attachTo",
                               Key("name", VALUE, "the attachment's name", required=True),
                               Key("attachTo", VALUE, "what it is attached to", required=True),
                               Key("options", Free("option → value (null removes it)"), "the options to set"),
                               form=MOD)
-QUANTITY = Value(("string", "number", "boolean"), what="value")  # required: null is not a quantity
-CHANGED_OPTIONS = Free("option → value: cost, owner, water and the attachment's options")
+QUANTITY = Value(("string", "number", "boolean"), what="quantity")  # required: null is not a quantity
+CHANGED_OPTIONS = Free("option → value")
 CHANGED_PLAYER = _section("changed player", "a player's settings and production frontier",
                           *PLAYER.keys[1:], Key("frontier", VALUE, "the production frontier it uses"), form=MOD)
 CHANGED_PROPERTY = _section("changed property", "a property's value (or the value alone)",
@@ -273,9 +274,9 @@ SETUP_KEYS = CHANGE.names[5:]
 REMOVED_ATTACHMENT = _section("removed attachment", "an attachment, by name and attachTo",
                               Key("name", VALUE, "the attachment's name"),
                               Key("attachTo", VALUE, "what it is attached to"), form=MOD)
-ENTRY_KEY = Free("an entry's name, or [its key fields..., which one of several]",
+ENTRY_KEY = Free("key: a name, or [key fields..., n]",
                  {"anyOf": [NAME.json(), {"type": "array"}, {"type": "object"}]})
-ENTRY_KEYS = ListOf(ENTRY_KEY)
+ENTRY_KEYS = ListOf(ENTRY_KEY, what="list of keys")
 # Sections the original remove: handles itself (with its own forms and cascades).
 OWN_REMOVALS = (Key("connections", ListOf(PAIR), "connections: [a, b]"),
                 Key("territories", NAMES, "territories, with their connections, attachments, owners and units"),

@@ -1,0 +1,109 @@
+"""The spec language declared once (generator/spec/declared.py): the reader's key and
+scalar checks, the editors' JSON Schema and the README's key tables all come from the
+declarations, so they cannot drift apart."""
+from __future__ import annotations
+
+import jsonschema
+import pytest
+
+from conftest import REPO
+from generator.build.jsonschema import build_schema
+from generator.core.diagnostics import Collector, Position
+from generator.read.yamlio import load_yaml_text
+from generator.spec import declared as d
+from generator.spec.fullgame import read_game
+from generator.spec.reader import SpecReader
+
+GAME_HEAD = "info: {name: X, version: '1.0'}\n"
+
+
+def _read(text: str) -> list[str]:
+    collector = Collector()
+    read_game(load_yaml_text(text, "spec.yaml"), "spec.yaml", collector)
+    return [diagnostic.format() for diagnostic in collector.diagnostics]
+
+
+def _schema_problems(data) -> list[str]:
+    return [error.message for error in jsonschema.Draft7Validator(build_schema()).iter_errors(data)]
+
+
+def test_readme_key_tables_are_made_from_the_declarations():
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    blocks = d.readme_blocks(readme)
+    for name, table in d.readme_tables().items():
+        assert blocks[name] is not None, f"README has no block for {name}"
+        assert blocks[name] == table, f"README's {name} table is stale: python3 -m generator.spec.declared README.md"
+
+
+def test_readme_tables_list_every_declared_key():
+    tables = d.readme_tables()
+    for top, table in ((d.FULL_GAME_TOP, tables["full-game keys"]), (d.MOD_TOP, tables["mod keys"])):
+        for section in d.sections_of(top):
+            if top is d.MOD_TOP and section.form != d.MOD and section is not top:
+                continue  # the full-game table lists them
+            where = "top level" if section is top else f"*{section.name}*"
+            for key in section.keys:
+                assert f"| {where} | `{key.name}` |" in table
+
+
+@pytest.mark.parametrize("top", [d.FULL_GAME_TOP, d.MOD_TOP], ids=["full game", "mod"])
+def test_every_section_declares_each_key_once_with_a_doc(top):
+    for section in d.sections_of(top):
+        assert len(set(section.names)) == len(section.names), section.name
+        assert all(key.doc for key in section.keys), section.name
+
+
+def test_unknown_key_hint_lists_the_declared_keys_in_order():
+    (problem,) = _read(GAME_HEAD + "players:\n  Germans: {zzz: 1}\n")
+    assert problem == ("spec.yaml:3:13: error[TG030]: unknown key 'zzz' in player Germans\n"
+                       f"  hint: allowed keys: {', '.join(d.PLAYER.names)}")
+
+
+def test_a_list_where_a_single_value_is_declared_is_reported():
+    # Before the declarations, any key took a list or mapping raw into the model: the XML said optional="[True,
+    # False]" and only the XML schema check complained.
+    text = GAME_HEAD + "players:\n  Germans: {optional: [true, false]}\n"
+    assert _read(text) == ["spec.yaml:3:13: error[TG031]: optional of player Germans must be a single value, "
+                           "not a list\n  hint: quote the value if it is meant as text"]
+    assert _schema_problems(load_yaml_text(text, "spec.yaml")) != []
+
+
+def test_a_single_value_where_one_is_declared_is_accepted_by_reader_and_schema():
+    text = GAME_HEAD + "players:\n  Germans: {optional: true, defaultType: AI}\n"
+    assert _read(text) == []
+    assert _schema_problems(load_yaml_text(text, "spec.yaml")) == []
+
+
+def test_mod_sections_are_closed_in_the_schema_as_in_the_reader():
+    # The schema used to accept any key under a mod's remove:, change: and rename:; the reader never did.
+    text = ("mod: {name: M, base: game.xml}\nremove:\n  conections: [[A, B]]\nchange:\n  unit: {}\n"
+            "rename:\n  player: {A: B}\n")
+    data = load_yaml_text(text, "mod.yaml")
+    problems = _schema_problems(data)
+    for key in ("conections", "unit", "player"):
+        assert any(f"'{key}' was unexpected" in problem for problem in problems), (key, problems)
+    collector = Collector()
+    reader = SpecReader("mod.yaml", collector)
+    for name, section in (("remove", d.REMOVE), ("change", d.CHANGE), ("rename", d.RENAME)):
+        reader.section(data[name], section, data.position_of(name))
+    assert [(x.code, x.message) for x in collector.diagnostics] == [
+        ("TG030", "unknown key 'conections' in remove"), ("TG030", "unknown key 'unit' in change"),
+        ("TG030", "unknown key 'player' in rename")]
+
+
+def test_schema_keys_and_docs_follow_the_declarations():
+    definitions = build_schema()["definitions"]
+    assert list(definitions["fullGame"]["properties"]) == list(d.FULL_GAME_TOP.names)
+    assert list(definitions["mod"]["properties"]) == list(d.MOD_TOP.names)
+    player = definitions["fullGame"]["properties"]["players"]["additionalProperties"]
+    assert list(player["properties"]) == list(d.PLAYER.names)
+    assert player["properties"]["isHidden"]["description"] == d.PLAYER.key("isHidden").doc
+    step = definitions["fullGame"]["properties"]["sequence"]["items"]
+    assert step["required"] == ["name"]
+    assert definitions["mod"]["properties"]["mod"]["required"] == ["name"]
+
+
+def test_null_section_reads_as_empty():
+    collector = Collector()
+    section = SpecReader("spec.yaml", collector).section(None, d.PRODUCTION, Position("spec.yaml", 4, 1))
+    assert section == {} and section.pos == Position("spec.yaml", 4, 1) and collector.diagnostics == []
