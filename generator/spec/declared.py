@@ -77,6 +77,7 @@ def _scalars(*names: str) -> tuple[Key, ...]:
 
 # --- the full-game form ---------------------------------------------------------------------------------------
 
+LIST_NAME = Key("name", VALUE, "its name (in the list form; the mapping form has it as the key)")
 INFO = _section("info", "the game's name and version (1.9 needs a version)",
                 Key("name", VALUE, "the game's name as the lobby shows it"),
                 Key("version", VALUE, "the game's version"))
@@ -87,18 +88,18 @@ GRID = _section("grid", "a grid of territories the engine generates",
                 *_scalars("x", "y", "horizontal-connections", "vertical-connections", "diagonal-connections"),
                 Key("water", ListOf(PAIR, what="list of [x, y]"), "the grid cells that are sea zones"))
 TERRITORY = _section("territory", "a territory: {} or {water: true}",
-                     Key("name", VALUE, "its name (in the list form)"), Key("water", FLAG, "true for a sea zone"))
+                     LIST_NAME, Key("water", FLAG, "true for a sea zone"))
 RESOURCE = _section("resource", "a resource such as PUs",
-                    Key("name", VALUE, "its name (in the list form)"),
+                    LIST_NAME,
                     Key("isDisplayedFor", VALUE, "players that see it, separated by ':'"))
 PLAYER = _section("player", "a player",
-                  Key("name", VALUE, "its name (in the list form)"),
+                  LIST_NAME,
                   Key("optional", FLAG, "the player may be left out"),
                   Key("canBeDisabled", FLAG, "the player may be switched off"),
                   Key("defaultType", VALUE, "who plays it by default (Human, AI, ...)"),
                   Key("isHidden", FLAG, "hidden from the player list"))
 DELEGATE = _section("delegate", "a delegate: the engine class that runs a kind of step",
-                    Key("name", VALUE, "its name (in the list form)"),
+                    LIST_NAME,
                     Key("class", VALUE, "the short class name, e.g. MoveDelegate"),
                     Key("javaClass", VALUE, "any other class name, verbatim"),
                     Key("display", VALUE, "the name the game shows"))
@@ -111,7 +112,7 @@ STEP = _section("step", "one step of the turn sequence",
                 Key("properties", Keyed(VALUE), "step properties: name → value"))
 AMOUNTS = Keyed(VALUE)
 PRODUCTION_RULE = _section("productionRule", "a production or repair rule",
-                           Key("name", VALUE, "its name (in the list form)"),
+                           LIST_NAME,
                            Key("cost", AMOUNTS, "resource → quantity paid"),
                            Key("result", AMOUNTS, "unit type or resource → quantity got"))
 FRONTIER = Free("list of rule names", {})
@@ -123,7 +124,7 @@ PRODUCTION = _section("production", "production and repair rules and frontiers",
                       Key("playerProduction", Keyed(FRONTIER), "player → production frontier"),
                       Key("playerRepair", Keyed(FRONTIER), "player → repair frontier"))
 TECHNAME = _section("techname", "a technology",
-                    Key("name", VALUE, "its name (in the list form)"),
+                    LIST_NAME,
                     Key("tech", VALUE, "the engine's technology it stands for"))
 TECHNOLOGY = _section("technology", "technologies and what each player may research",
                       Key("technologies", Keyed(TECHNAME), "technologies by name"),
@@ -170,7 +171,7 @@ INITIALIZE = _section("initialize", "the starting position",
                           "starting resources"),
                       Key("relationships", RELATIONSHIPS, "starting relationships"))
 PROPERTY = _section("property", "a game property",
-                    Key("name", VALUE, "its name (in the list form)"), Key("value", VALUE, "its value"),
+                    LIST_NAME, Key("value", VALUE, "its value"),
                     Key("editable", FLAG, "players may change it"), Key("player", VALUE, "the player it is for"),
                     Key("min", VALUE, "the least value"), Key("max", VALUE, "the greatest value"),
                     Key("type", Free("boolean, number, string, ... or {number: {min, max}}"), "the value's type"),

@@ -143,17 +143,3 @@ def _kind(value) -> str:
     if value is None:
         return "nothing"
     return f"the value {value!r}"
-
-
-
-
-def _kind(value) -> str:
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, list):
-        return "a list"
-    if value is None:
-        return "nothing"
-    return f"the value {value!r}"
-
-
