@@ -3,16 +3,21 @@ scalar checks, the editors' JSON Schema and the README's key tables all come fro
 declarations, so they cannot drift apart."""
 from __future__ import annotations
 
+import functools
+import json
+
 import jsonschema
 import pytest
 
-from conftest import REPO
+from conftest import REPO, xml_params
 from generator.build.jsonschema import build_schema
 from generator.core.diagnostics import Collector, Position
+from generator.read.importer import import_xml_file
 from generator.read.yamlio import load_yaml_text
 from generator.spec import declared as d
 from generator.spec.fullgame import read_game
 from generator.spec.reader import SpecReader
+from generator.write.yamlform import dump_game
 
 GAME_HEAD = "info: {name: X, version: '1.0'}\n"
 
@@ -107,3 +112,23 @@ def test_null_section_reads_as_empty():
     collector = Collector()
     section = SpecReader("spec.yaml", collector).section(None, d.PRODUCTION, Position("spec.yaml", 4, 1))
     assert section == {} and section.pos == Position("spec.yaml", 4, 1) and collector.diagnostics == []
+
+
+@functools.cache
+def _validator() -> jsonschema.Draft7Validator:
+    return jsonschema.Draft7Validator(build_schema())
+
+
+@pytest.mark.parametrize("xml", xml_params())
+def test_import_writes_only_what_the_declarations_allow(xml):
+    # The YAML writer and the declarations are two views of one language: every real game, imported, is a spec
+    # the schema made from the declarations accepts (and the reader takes without a diagnostic).
+    game, _ = import_xml_file(xml)
+    text = dump_game(game)
+    data = load_yaml_text(text, xml.name)
+    problems = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in _validator().iter_errors(
+        json.loads(json.dumps(data)))]
+    assert problems == []
+    collector = Collector()
+    read_game(data, xml.name, collector)
+    assert [diagnostic.format() for diagnostic in collector.diagnostics] == []
