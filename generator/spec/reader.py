@@ -3,10 +3,19 @@ report instead of raising. Key and scalar checks come from the declarations
 (generator.spec.declared): `section` for a declared mapping, `fields` for one entry."""
 from __future__ import annotations
 
+from typing import Iterator, NamedTuple
+
 from generator.core.diagnostics import Collector, Position, closest
 from generator.read.yamlio import LocatedDict, LocatedList
 from generator.spec.declared import Section
 from generator.spec.shapes import Raw, Value
+
+
+class Entry(NamedTuple):
+    """One entry of a keyed section (SpecReader.entries): its name, its raw body, where it is."""
+    name: str | None
+    body: Raw
+    pos: Position
 
 
 class SpecReader:
@@ -73,24 +82,24 @@ class SpecReader:
                    "quote the value if it is meant as text")
         return ""
 
-    def entries(self, data: Raw, what: str, pos: Position, key_name: str):
+    def entries(self, data: Raw, what: str, pos: Position, key_name: str) -> Iterator[Entry]:
         """Keyed sections: a mapping name -> body, or a list of bodies that carry the name.
 
-        Yields (name, body, position) for each entry; body is a mapping, list or scalar."""
+        Yields an Entry (name, body, position) for each; body is a mapping, list or scalar."""
         if data is None:
             return
         if isinstance(data, dict):
             for key, body in data.items():
-                yield self.text(key, f"a name in {what}", data.position_of(key)), body, data.position_of(key)
+                yield Entry(self.text(key, f"a name in {what}", data.position_of(key)), body, data.position_of(key))
         elif isinstance(data, list):
             for index, body in enumerate(data):
                 item_pos = data.position_of(index)
                 if isinstance(body, dict):
                     name = self.text(body.get(key_name), f"{key_name} of an entry in {what}", self.pos(body, item_pos),
                                      required=True)
-                    yield name, body, self.pos(body, item_pos)
+                    yield Entry(name, body, self.pos(body, item_pos))
                 elif isinstance(body, list) and body:
-                    yield self.text(body[0], f"an entry in {what}", item_pos, required=True), body, item_pos
+                    yield Entry(self.text(body[0], f"an entry in {what}", item_pos, required=True), body, item_pos)
                 else:
                     self.error("TG031", f"each entry in {what} must be a mapping or a list", item_pos,
                                f"write entries as '{{{key_name}: ...}}'")
