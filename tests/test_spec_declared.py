@@ -132,3 +132,14 @@ def test_import_writes_only_what_the_declarations_allow(xml):
     collector = Collector()
     read_game(data, xml.name, collector)
     assert [diagnostic.format() for diagnostic in collector.diagnostics] == []
+
+
+def test_list_form_entries_check_their_declared_keys():
+    # These keys used to be dropped without a word: the variable, frontier and category came out empty.
+    text = (GAME_HEAD + "variables:\n  - {name: V, elements: [a], element: [b]}\nproduction:\n  frontiers:\n"
+            "    - {name: F, rule: [x]}\ntechnology:\n  playerTech:\n    Germans:\n      - {name: Land, tech: [a]}\n")
+    assert _read(text) == [
+        "spec.yaml:3:30: error[TG030]: unknown key 'element' in variable V\n  hint: did you mean 'elements'?",
+        "spec.yaml:6:17: error[TG030]: unknown key 'rule' in productionFrontier F\n  hint: did you mean 'rules'?",
+        "spec.yaml:10:22: error[TG030]: unknown key 'tech' in category Land\n  hint: did you mean 'techs'?"]
+    assert len(_schema_problems(load_yaml_text(text, "spec.yaml"))) == 3

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import sys
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from generator.model.compare import SECTION_BY_NAME
@@ -38,7 +39,7 @@ class Section:
     keys: tuple[Key, ...]
     form: str = FULL_GAME
 
-    @property
+    @cached_property  # asked for every entry read
     def names(self) -> tuple[str, ...]:
         return tuple(key.name for key in self.keys)
 
@@ -110,25 +111,29 @@ STEP = _section("step", "one step of the turn sequence",
                 Key("maxRunCount", VALUE, "how often it runs (1 for the set-up steps)"),
                 Key("display", VALUE, "the name the game shows"),
                 Key("properties", Keyed(VALUE), "step properties: name → value"))
-AMOUNTS = Keyed(VALUE)
+AMOUNTS = Keyed(VALUE, "unit type or resource")
 PRODUCTION_RULE = _section("productionRule", "a production or repair rule",
                            LIST_NAME,
                            Key("cost", AMOUNTS, "resource → quantity paid"),
                            Key("result", AMOUNTS, "unit type or resource → quantity got"))
-FRONTIER = Free("list of rule names", {})
+FRONTIER_ENTRY = _section("frontier", "a frontier in the list form (the mapping form: name → [rules])",
+                          LIST_NAME, Key("rules", NAMES, "the rules it offers"))
+FRONTIER = OneOf((NAMES, FRONTIER_ENTRY))
 PRODUCTION = _section("production", "production and repair rules and frontiers",
                       Key("rules", Keyed(PRODUCTION_RULE), "production rules by name"),
                       Key("repairRules", Keyed(PRODUCTION_RULE), "repair rules by name"),
                       Key("repairFrontiers", Keyed(FRONTIER), "repair frontiers: name → [rules]"),
                       Key("frontiers", Keyed(FRONTIER), "production frontiers: name → [rules]"),
-                      Key("playerProduction", Keyed(FRONTIER), "player → production frontier"),
-                      Key("playerRepair", Keyed(FRONTIER), "player → repair frontier"))
+                      Key("playerProduction", Keyed(NAME, "player"), "player → production frontier"),
+                      Key("playerRepair", Keyed(NAME, "player"), "player → repair frontier"))
 TECHNAME = _section("techname", "a technology",
                     LIST_NAME,
                     Key("tech", VALUE, "the engine's technology it stands for"))
+TECH_CATEGORY = _section("tech category", "a category in the list form (the mapping form: name → [technologies])",
+                         LIST_NAME, Key("techs", NAMES, "its technologies"))
 TECHNOLOGY = _section("technology", "technologies and what each player may research",
                       Key("technologies", Keyed(TECHNAME), "technologies by name"),
-                      Key("playerTech", Keyed(Free("category → [technologies]")),
+                      Key("playerTech", Keyed(Keyed(OneOf((NAMES, TECH_CATEGORY)), "category"), "player"),
                           "player → category → [technologies]"))
 OPTION = _section("option", "an option with a count",
                   Key("value", VALUE, "the option's value"), Key("count", VALUE, "the count"))
@@ -161,14 +166,15 @@ RESOURCE_GIVEN = _section("resourceGiven", "starting resources, in the list form
 RELATIONSHIP = _section("relationship", "a starting relationship ([player1, player2, type, roundValue] too)",
                         Key("player1", VALUE, "one player"), Key("player2", VALUE, "the other"),
                         Key("type", VALUE, "the relationship type"), Key("roundValue", VALUE, "since which round"))
+UNIT_COUNTS = MapOf(MapOf(MapOf(OneOf((VALUE, UNIT_COUNT)), "unit type", nullable=True), "owner", nullable=True),
+                    "territory")
+RESOURCE_COUNTS = MapOf(MapOf(VALUE, "resource", nullable=True), "player")
 RELATIONSHIPS = ListOf(OneOf((RELATIONSHIP, ListOf(VALUE, max_items=4, what="[player1, player2, type, round]"))))
 INITIALIZE = _section("initialize", "the starting position",
-                      Key("owners", Keyed(VALUE), "territory → owner"),
-                      Key("units", Free("territory → owner → unit type → quantity (or a list of unitPlacement)"),
-                          "starting units"),
+                      Key("owners", Keyed(VALUE, "territory"), "territory → owner"),
+                      Key("units", OneOf((UNIT_COUNTS, ListOf(UNIT_PLACEMENT))), "starting units"),
                       Key("heldUnits", ListOf(HELD_UNITS), "units held, not yet placed"),
-                      Key("resources", Free("player → resource → quantity (or a list of resourceGiven)"),
-                          "starting resources"),
+                      Key("resources", OneOf((RESOURCE_COUNTS, ListOf(RESOURCE_GIVEN))), "starting resources"),
                       Key("relationships", RELATIONSHIPS, "starting relationships"))
 PROPERTY = _section("property", "a game property",
                     LIST_NAME, Key("value", VALUE, "its value"),
@@ -191,6 +197,8 @@ MAP = _section("map", "territories and connections, or a geometry to generate th
                    "hexes", "squares", "sites", "polygons", "extraConnections", "blockedConnections", "style")))
 GEOMETRY_KEYS: tuple[str, ...] = MAP.names[4:]
 ENGINES = ("1.9", "current")
+VARIABLE = _section("variable", "a variable in the list form (the mapping form: name → [elements])",
+                    LIST_NAME, Key("elements", NAMES, "the names it stands for"))
 RULES = Free("list of rules (see Rules)", {"type": "array", "items": {"$ref": "#/definitions/rule"}})
 ASSETS = Free("see The map folder")
 FULL_GAME_TOP = _section(
@@ -200,12 +208,12 @@ FULL_GAME_TOP = _section(
     Key("loader", TEXT, "the game loader class (required by the 1.9 engine)"),
     Key("triplea", TRIPLEA, "the engine version the game needs"),
     Key("diceSides", VALUE, "sides of a die"),
-    Key("variables", Keyed(Free("list of names")), "variables: name → [elements]"),
+    Key("variables", Keyed(OneOf((NAMES, VARIABLE))), "variables: name → [elements]"),
     Key("map", MAP, "territories and connections"),
     Key("resources", Keyed(RESOURCE), "resources by name"),
     Key("players", Keyed(PLAYER), "players by name"),
-    Key("alliances", Free("alliance → [players]", {"anyOf": [{"type": "object", "additionalProperties": NAMES.json()},
-                                                           {"type": "array"}]}), "alliance name: [players]"),
+    Key("alliances", OneOf((MapOf(NAMES, "alliance"), ListOf(PAIR, what="list of [player, alliance]"))),
+        "alliance name: [players]"),
     Key("units", NAMES, "unit types"),
     Key("relationshipTypes", NAMES, "relationship types"),
     Key("territoryEffects", NAMES, "territory effects"),
@@ -260,16 +268,18 @@ STEP_CHANGE = _section("step change", "steps put after or before a step",
                        Key("add", ListOf(STEP), "the new steps"), form=MOD)
 CHANGE = _section(
     "change", "the base game's entries, changed by name",
-    Key("units", Keyed(CHANGED_OPTIONS), "unit type → cost and unitAttachment options"),
-    Key("territories", Keyed(CHANGED_OPTIONS), "territory → owner, water and territoryAttachment options"),
-    Key("players", Keyed(CHANGED_PLAYER), "player → settings"),
-    Key("properties", Keyed(OneOf((VALUE, CHANGED_PROPERTY))), "property → value"),
+    Key("units", Keyed(CHANGED_OPTIONS, "unit type"),
+        "cost: sets every rule buying one; other keys: unitAttachment options"),
+    Key("territories", Keyed(CHANGED_OPTIONS, "territory"),
+        "owner and water; other keys: territoryAttachment options"),
+    Key("players", Keyed(CHANGED_PLAYER, "player"), "a player's settings"),
+    Key("properties", Keyed(OneOf((VALUE, CHANGED_PROPERTY)), "property"), "a property's value, set or added"),
     Key("attachments", ListOf(CHANGED_ATTACHMENT), "any attachment's options"),
-    Key("alliances", Keyed(NAMES), "alliance → its members, replaced"),
-    Key("frontiers", Keyed(FRONTIER_CHANGE), "frontier → rules added and removed"),
+    Key("alliances", Keyed(NAMES, "alliance"), "an alliance's members, replaced"),
+    Key("frontiers", Keyed(FRONTIER_CHANGE, "frontier"), "rules added to and removed from a frontier"),
     Key("steps", ListOf(STEP_CHANGE), "steps added after or before a step"),
-    Key("initialUnits", Free("territory → owner → unit type → quantity"), "starting units, replaced; 0 removes"),
-    Key("resources", Keyed(MapOf(QUANTITY)), "player → resource → starting quantity"),
+    Key("initialUnits", UNIT_COUNTS, "starting units, replaced; 0 removes"),
+    Key("resources", Keyed(MapOf(QUANTITY, "resource", nullable=True), "player"), "starting resources, set"),
     Key("relationships", RELATIONSHIPS, "starting relationships, replaced by pair"), form=MOD)
 SETUP_KEYS = CHANGE.names[5:]
 REMOVED_ATTACHMENT = _section("removed attachment", "an attachment, by name and attachTo",

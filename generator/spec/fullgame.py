@@ -44,7 +44,7 @@ def read_game(data: Raw, source: str, collector: Collector, what: str = "the spe
             "minimumVersion")
     game.dice_sides = r.text(top.get("diceSides"), "diceSides", at("diceSides"))
     if "variables" in top:
-        game.variables = [(name, [n for n, _ in r.names(body if not isinstance(body, dict) else body.get("elements"),
+        game.variables = [(name, [n for n, _ in r.names(_listed(r, body, d.VARIABLE, f"variable {name}"),
                                                           f"variable {name}", pos)])
                           for name, body, pos in r.entries(top["variables"], "variables", at("variables"), "name")]
     _read_map(r, top.get("map"), at("map"), game)
@@ -213,10 +213,18 @@ def _read_rules(r: SpecReader, data: Raw, what: str, pos: Position) -> list[m.Pr
     return rules
 
 
+def _listed(r: SpecReader, body: Raw, declared: d.Section, what: str) -> Raw:
+    """The names an entry holds: its body, or in the list form ({name: ..., LIST: [...]}) the declared list key."""
+    if isinstance(body, dict):
+        r.check_keys(body, declared.names, what)
+        return body.get(declared.names[-1])
+    return body
+
+
 def _read_frontiers(r: SpecReader, data: Raw, what: str, pos: Position) -> list[m.Frontier]:
     frontiers = []
     for name, body, fpos in r.entries(data, what, pos, "name"):
-        rules = body.get("rules") if isinstance(body, dict) else body
+        rules = _listed(r, body, d.FRONTIER_ENTRY, f"{what} {name}")
         frontiers.append(m.Frontier(name, [n for n, _ in r.names(rules, f"{what} {name}", fpos)], fpos))
     return frontiers
 
@@ -257,7 +265,7 @@ def _read_technology(r: SpecReader, data: Raw, pos: Position) -> m.Technology | 
         categories_data = body.get("categories") if isinstance(body, dict) and "player" in body else body
         categories = []
         for name, cbody, cpos in r.entries(categories_data, f"playerTech {player}", ppos, "name"):
-            techs = cbody.get("techs") if isinstance(cbody, dict) else cbody
+            techs = _listed(r, cbody, d.TECH_CATEGORY, f"category {name}")
             categories.append(m.TechCategory(name, [n for n, _ in r.names(techs, f"category {name}", cpos)], cpos))
         technology.player_techs.append(m.PlayerTech(player, categories, ppos))
     return technology

@@ -66,14 +66,17 @@ class ListOf:
 
 @dataclass(frozen=True)
 class MapOf:
-    """A mapping from names (the YAML keys) to one kind of item."""
+    """A mapping from names (the YAML keys) to one kind of item; `key` says what the names are.
+    Nullable: nothing written (null) reads as an empty mapping."""
     item: object
+    key: str = "name"
+    nullable: bool = False
 
     def json(self) -> dict:
-        return {"type": "object", "additionalProperties": json_of(self.item)}
+        return {"type": ["object", "null"] if self.nullable else "object", "additionalProperties": json_of(self.item)}
 
     def words(self) -> str:
-        return f"name → {words_of(self.item)}"
+        return f"{self.key} → {words_of(self.item)}"
 
 
 @dataclass(frozen=True)
@@ -81,12 +84,13 @@ class Keyed:
     """A section keyed by name: a mapping name → item, or a list of entries that carry their name
     (SpecReader.entries reads both; the list form keeps repeated names)."""
     item: object
+    key: str = "name"
 
     def json(self) -> dict:
         return {"type": ["object", "array"], "additionalProperties": json_of(self.item)}
 
     def words(self) -> str:
-        return f"name → {words_of(self.item)} (or a list of entries)"
+        return f"by {self.key}: {words_of(self.item)}"
 
 
 @dataclass(frozen=True)
