@@ -1,6 +1,6 @@
-"""Every section of the spec language, declared once: its keys in order, each key's
-kind (generator.spec.shapes), whether it is required, and one line saying what it
-is for.
+"""Every section of the spec language, declared once (generator.spec.shapes.Section):
+its keys in order, each key's kind, whether it is required, and one line saying
+what it is for.
 
 The readers check keys and scalar types against these declarations
 (SpecReader.section / fields), the JSON Schema for editors is made from them
@@ -11,60 +11,13 @@ from __future__ import annotations
 
 import re
 import sys
-from dataclasses import dataclass
-from functools import cached_property
 from pathlib import Path
 
 from generator.model.compare import SECTION_BY_NAME
 from generator.model.rename import KINDS
-from generator.spec.shapes import FLAG, NAME, NAMES, PAIR, TEXT, VALUE, Free, Keyed, ListOf, MapOf, OneOf, Value
+from generator.spec.shapes import (FLAG, FULL_GAME, MOD, NAME, NAMES, PAIR, TEXT, VALUE, Free, Key, Keyed, ListOf,
+                                   MapOf, OneOf, Section, Value)
 
-FULL_GAME = "full game"
-MOD = "mod"
-
-
-@dataclass(frozen=True)
-class Key:
-    name: str
-    kind: object
-    doc: str
-    required: bool = False
-
-
-@dataclass(frozen=True)
-class Section:
-    """A mapping with declared keys (unknown keys are TG030). As a key's kind it is the nested section."""
-    name: str
-    doc: str
-    keys: tuple[Key, ...]
-    form: str = FULL_GAME
-
-    @cached_property  # asked for every entry read
-    def names(self) -> tuple[str, ...]:
-        return tuple(key.name for key in self.keys)
-
-    def key(self, name: str) -> Key:
-        return next(key for key in self.keys if key.name == name)
-
-    def json(self) -> dict:
-        schema = {"type": ["object", "null"], "additionalProperties": False,
-                  "properties": {key.name: _described(key) for key in self.keys}}
-        required = [key.name for key in self.keys if key.required]
-        if required:
-            schema["required"] = required
-        if self.doc:
-            schema["description"] = self.doc
-        return schema
-
-    def words(self) -> str:
-        return f"*{self.name}*"
-
-
-def _described(key: Key) -> dict:
-    schema = key.kind.json()
-    if key.doc and "description" not in schema:
-        schema["description"] = key.doc
-    return schema
 
 
 def _section(name: str, doc: str, *keys: Key, form: str = FULL_GAME) -> Section:
@@ -131,9 +84,12 @@ TECHNAME = _section("techname", "a technology",
                     Key("tech", VALUE, "the engine's technology it stands for"))
 TECH_CATEGORY = _section("tech category", "a category in the list form (the mapping form: name → [technologies])",
                          LIST_NAME, Key("techs", NAMES, "its technologies"))
+PLAYER_TECH = _section("player tech", "a player's technologies in the list form",
+                       Key("player", VALUE, "the player"),
+                       Key("categories", Keyed(OneOf((NAMES, TECH_CATEGORY)), "category"), "its categories"))
 TECHNOLOGY = _section("technology", "technologies and what each player may research",
                       Key("technologies", Keyed(TECHNAME), "technologies by name"),
-                      Key("playerTech", Keyed(Keyed(OneOf((NAMES, TECH_CATEGORY)), "category"), "player"),
+                      Key("playerTech", Keyed(PLAYER_TECH.key("categories").kind, "player", PLAYER_TECH),
                           "player → category → [technologies]"))
 OPTION = _section("option", "an option with a count",
                   Key("value", VALUE, "the option's value"), Key("count", VALUE, "the count"))
@@ -343,6 +299,8 @@ def sections_of(top: Section) -> list[Section]:
 
 
 def _inner_kinds(kind) -> tuple:
+    if isinstance(kind, Keyed) and kind.entry is not None:
+        return kind.item, kind.entry
     if isinstance(kind, (ListOf, MapOf, Keyed)):
         return (kind.item,)
     if isinstance(kind, OneOf):

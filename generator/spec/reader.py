@@ -7,8 +7,7 @@ from typing import Iterator, NamedTuple
 
 from generator.core.diagnostics import Collector, Position, closest
 from generator.read.yamlio import LocatedDict, LocatedList
-from generator.spec.declared import Section
-from generator.spec.shapes import Raw, Value
+from generator.spec.shapes import Raw, Section, Value
 
 
 class Entry(NamedTuple):

@@ -1,12 +1,14 @@
-"""The kinds of value a spec key may hold, and the raw YAML the readers take in.
+"""The kinds of value a spec key may hold, sections of declared keys, and the raw YAML
+the readers take in.
 
-A key's kind (generator.spec.declared) says three things at once: what the
-reader accepts there, the JSON Schema editors are given for it (`json()`), and
-the words the README's key tables show (`words()`)."""
+A key's kind (the declarations are in generator.spec.declared) says three things at
+once: what the reader accepts there, the JSON Schema editors are given for it
+(`json()`), and the words the README's key tables show (`words()`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Union
+from functools import cached_property
+from typing import Union
 
 from generator.read.yamlio import LocatedDict, LocatedList
 
@@ -14,8 +16,8 @@ from generator.read.yamlio import LocatedDict, LocatedList
 RawScalar = Union[str, int, float, bool, None]
 Raw = Union[LocatedDict, LocatedList, RawScalar]
 
-if TYPE_CHECKING:
-    from generator.spec.declared import Section
+FULL_GAME = "full game"
+MOD = "mod"
 
 # A scalar the XML holds as text; null (nothing written after the colon) reads as absent.
 SCALAR_KINDS = ("string", "number", "boolean", "null")
@@ -82,12 +84,19 @@ class MapOf:
 @dataclass(frozen=True)
 class Keyed:
     """A section keyed by name: a mapping name → item, or a list of entries that carry their name
-    (SpecReader.entries reads both; the list form keeps repeated names)."""
+    (SpecReader.entries reads both; the list form keeps repeated names). An entry of the list is a
+    flow list [name, ...] or a mapping: `entry`, by default the section the item is (or may be)."""
     item: object
     key: str = "name"
+    entry: object = None
 
     def json(self) -> dict:
-        return {"type": ["object", "array"], "additionalProperties": json_of(self.item)}
+        entries = [self.entry] if self.entry is not None else [
+            choice for choice in (self.item.choices if isinstance(self.item, OneOf) else (self.item,))
+            if isinstance(choice, Section)]
+        item_forms = [dict(json_of(entry), type="object") for entry in entries] + [{"type": "array"}]
+        return {"type": ["object", "array"], "additionalProperties": json_of(self.item),
+                "items": item_forms[0] if len(item_forms) == 1 else {"anyOf": item_forms}}
 
     def words(self) -> str:
         return f"by {self.key}: {words_of(self.item)}"
@@ -117,6 +126,53 @@ class Free:
 
     def words(self) -> str:
         return self.what
+
+
+@dataclass(frozen=True)
+class Key:
+    name: str
+    kind: Kind
+    doc: str
+    required: bool = False
+
+
+@dataclass(frozen=True)
+class Section:
+    """A mapping with declared keys (unknown keys are TG030). As a key's kind it is the nested section."""
+    name: str
+    doc: str
+    keys: tuple[Key, ...]
+    form: str = FULL_GAME
+
+    @cached_property  # asked for every entry read
+    def names(self) -> tuple[str, ...]:
+        return tuple(key.name for key in self.keys)
+
+    def key(self, name: str) -> Key:
+        return next(key for key in self.keys if key.name == name)
+
+    def json(self) -> dict:
+        schema = {"type": ["object", "null"], "additionalProperties": False,
+                  "properties": {key.name: _described(key) for key in self.keys}}
+        required = [key.name for key in self.keys if key.required]
+        if required:
+            schema["required"] = required
+        if self.doc:
+            schema["description"] = self.doc
+        return schema
+
+    def words(self) -> str:
+        return f"*{self.name}*"
+
+
+def _described(key: Key) -> dict:
+    schema = key.kind.json()
+    if key.doc and "description" not in schema:
+        schema["description"] = key.doc
+    return schema
+
+
+Kind = Union[Value, ListOf, MapOf, Keyed, OneOf, Free, Section]
 
 
 def json_of(kind) -> dict:
