@@ -17,6 +17,7 @@ from generator.read.yamlio import load_yaml_text
 from generator.spec import declared as d
 from generator.spec.fullgame import read_game
 from generator.spec.reader import SpecReader
+from generator.spec.shapes import Section
 from generator.write.yamlform import dump_game
 
 GAME_HEAD = "info: {name: X, version: '1.0'}\n"
@@ -56,6 +57,14 @@ def test_every_section_declares_each_key_once_with_a_doc(top):
     for section in d.sections_of(top):
         assert len(set(section.names)) == len(section.names), section.name
         assert all(key.doc for key in section.keys), section.name
+
+
+def test_every_declared_section_is_part_of_a_form():
+    # A declaration no form reaches would be checked by nothing and shown nowhere.
+    reached = d.sections_of(d.FULL_GAME_TOP) + d.sections_of(d.MOD_TOP)
+    orphans = [name for name, value in vars(d).items()
+               if isinstance(value, Section) and not any(value is section for section in reached)]
+    assert orphans == []
 
 
 def test_unknown_key_hint_lists_the_declared_keys_in_order():

@@ -93,6 +93,9 @@ TECHNOLOGY = _section("technology", "technologies and what each player may resea
                           "player → category → [technologies]"))
 OPTION = _section("option", "an option with a count",
                   Key("value", VALUE, "the option's value"), Key("count", VALUE, "the count"))
+OPTION_VALUE = OneOf((VALUE, OPTION))
+OPTIONS = MapOf(OneOf((VALUE, OPTION, ListOf(OPTION_VALUE, what="list of values (a repeated option)"))), "option",
+                nullable=True)
 ATTACHMENT_TYPES = ("unitType", "territory", "resource", "player", "relationship", "territoryEffect", "technology")
 ATTACHMENT = _section("attachment", "an attachment: name, attachTo, class (short) or javaClass, type, options",
                       Key("name", VALUE, "e.g. unitAttachment", required=True),
@@ -101,10 +104,8 @@ ATTACHMENT = _section("attachment", "an attachment: name, attachTo, class (short
                       Key("javaClass", VALUE, "any other class name, verbatim"),
                       Key("type", Value(enum=ATTACHMENT_TYPES), "what attachTo names"),
                       Key("foreach", VALUE, "the engine's foreach variables"),
-                      Key("options", Free("option → value", {"anyOf": [
-                          {"type": "object", "additionalProperties": {"anyOf": [
-                              NAME.json(), {"type": "null"}, OPTION.json(), {"type": "array"}]}},
-                          {"type": "array"}]}),
+                      Key("options", OneOf((OPTIONS, ListOf(MapOf(OPTION_VALUE, "option"),
+                                                            what="list of one-key mappings (keeps the exact order)"))),
                           "option: value, exactly as TripleA names them; {value, count} for a count"))
 UNIT_PLACEMENT = _section("unitPlacement", "starting units, in the list form",
                           Key("territory", VALUE, "where"), Key("owner", VALUE, "whose (none: nobody's)"),
@@ -208,7 +209,7 @@ RENAME = _section("rename", "new names, applied first, everywhere in the game",
 CHANGED_ATTACHMENT = _section("changed attachment", "an attachment's options, by name and attachTo",
                               Key("name", VALUE, "the attachment's name", required=True),
                               Key("attachTo", VALUE, "what it is attached to", required=True),
-                              Key("options", Free("option → value (null removes it)"), "the options to set"),
+                              Key("options", OPTIONS, "the options to set (null removes one)"),
                               form=MOD)
 QUANTITY = Value(("string", "number", "boolean"), what="quantity")  # required: null is not a quantity
 CHANGED_OPTIONS = Free("option → value")
