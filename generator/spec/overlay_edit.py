@@ -195,7 +195,7 @@ def _positions(items, section: Section) -> dict[tuple, int]:
 
 def _place_group(r: SpecReader, section: Section, group: Raw, pos: Position, ids: dict[tuple, int],
                  order: list[tuple]) -> None:
-    edit = r.mapping(group, f"a place of {section.name}", pos, d.PLACE_ENTRY.names)
+    edit = r.section(group, d.PLACE_ENTRY, pos, f"a place of {section.name}")
     if edit is None:
         return
     anchors = [key for key in ("after", "before", "at") if key in edit]

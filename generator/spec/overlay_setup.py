@@ -93,7 +93,7 @@ class SetupChanges:
             frontier = next((f for f in production.frontiers if f.name == name), None)
             if not self.known("production frontier", name, [f.name for f in production.frontiers], fpos):
                 continue
-            edit = r.mapping(body, f"change of frontier {name}", fpos, d.FRONTIER_CHANGE.names)
+            edit = r.section(body, d.FRONTIER_CHANGE, fpos, f"change of frontier {name}")
             if edit is None:
                 continue
             for rule, rpos in r.names(edit.get("remove"), f"rules removed from {name}", edit.position_of("remove")):
@@ -107,7 +107,7 @@ class SetupChanges:
         r, game = self.r, self.game
         for index, body in enumerate(r.sequence(data, "change steps", pos) or []):
             spos = r.pos(body, data.position_of(index))
-            edit = r.mapping(body, "a step change", spos, d.STEP_CHANGE.names)
+            edit = r.section(body, d.STEP_CHANGE, spos, "a step change")
             if edit is None:
                 continue
             anchors = [key for key in ("after", "before") if key in edit]
