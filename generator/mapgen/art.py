@@ -16,6 +16,7 @@ from PIL import Image, ImageDraw, ImageFont
 from shapely.geometry import Polygon
 
 from generator.core.progress import progress
+from generator.mapgen import features
 from generator.mapgen.placement import Layout
 from generator.mapgen.shapes import IMPASSABLE, LAND, SEA, MapGeometry
 
@@ -59,35 +60,83 @@ def _rings(shape):
                 [tuple(map(int, c)) for c in hole.coords] for hole in part.interiors]
 
 
-def render_map(geometry: MapGeometry, layouts: dict[str, Layout], production: dict[str, int]) -> Image.Image:
+def render_layers(geometry: MapGeometry, layouts: dict[str, Layout],
+                  production: dict[str, int]) -> tuple[Image.Image, Image.Image]:
+    """The base picture (terrain fills: what the client shows where it paints no owner colour, i.e.
+    at sea) and the overlay (grid, borders, coasts, relief, named lines, labels) with transparency.
+    The client paints each land territory in its owner's colour over the base tiles and the relief
+    tiles over that, so everything that must stay visible on owned land lives in the overlay."""
     style = geometry.style
     colors = {LAND: rgb(style.land), SEA: rgb(style.sea), IMPASSABLE: rgb(style.impassable)}
     canvas = colors[SEA] if geometry.canvas == SEA else rgb(style.background)
-    image = Image.new("RGB", (geometry.width, geometry.height), canvas)
-    draw = ImageDraw.Draw(image)
+    base = Image.new("RGB", (geometry.width, geometry.height), canvas)
+    draw = ImageDraw.Draw(base)
     for shape in geometry.blocked:
         _fill(draw, shape, colors[IMPASSABLE], canvas)
     # Larger regions first: whatever sits in a region's hole (an island, an enclave) is drawn over it.
     regions = sorted(geometry.regions, key=lambda region: -region.shape.area)
     for region in regions:
         _fill(draw, region.shape, colors[region.terrain], canvas)
+    overlay = Image.new("RGBA", (geometry.width, geometry.height), (0, 0, 0, 0))
+    ink = ImageDraw.Draw(overlay)
     for shape in geometry.blocked:
-        _mountains(draw, shape, colors[IMPASSABLE], geometry.cell_size)
+        _mountains(ink, shape, colors[IMPASSABLE], geometry.cell_size)
     for region in regions:
         if region.terrain == IMPASSABLE:
-            _mountains(draw, region.shape, colors[IMPASSABLE], geometry.cell_size)
-    sea_border = _mix(colors[SEA], (255, 255, 255), 0.35)
+            _mountains(ink, region.shape, colors[IMPASSABLE], geometry.cell_size)
+    _grid(ink, geometry)
+    sea_border = _mix(colors[SEA], (255, 255, 255), 0.45) + (220,)
     for region in geometry.regions:
         if region.water:
-            _outline(draw, region.shape, sea_border, 1)
+            _outline(ink, region.shape, sea_border, 1)
+    border = rgb(style.border) + (235,)
     for region in geometry.regions:
         if not region.water:
-            _outline(draw, region.shape, rgb(style.border), 2)
+            _outline(ink, region.shape, border, 2 if geometry.cells else 2)
+    _coasts(ink, geometry, _mix(colors[SEA], (0, 0, 0), 0.55) + (255,))
+    features.draw_features(ink, geometry)
     if style.labels:
         for region in geometry.regions:
-            _label(draw, region, layouts[region.name], production.get(region.name, 0) if style.production else 0,
+            _label(ink, region, layouts[region.name], production.get(region.name, 0) if style.production else 0,
                    style)
-    return image
+    features.draw_legend(ink, geometry)
+    return base, overlay
+
+
+def render_map(geometry: MapGeometry, layouts: dict[str, Layout], production: dict[str, int]) -> Image.Image:
+    """The whole map as the client shows it at sea and before any owner colour: base and overlay."""
+    base, overlay = render_layers(geometry, layouts, production)
+    return composite(base, overlay)
+
+
+def composite(base: Image.Image, overlay: Image.Image) -> Image.Image:
+    picture = base.convert("RGBA")
+    picture.alpha_composite(overlay)
+    return picture.convert("RGB")
+
+
+def _grid(draw: ImageDraw.ImageDraw, geometry: MapGeometry) -> None:
+    """Every cell's outline, fine and half transparent: darker on land, lighter at sea, so the
+    cells can be counted whatever colour the owner paints the territory."""
+    shades = {LAND: (0, 0, 0, 70), IMPASSABLE: (0, 0, 0, 70), SEA: (255, 255, 255, 90)}
+    for terrain, ring in geometry.cells:
+        draw.line(ring + ring[:1], fill=shades[terrain], width=1)
+
+
+def _coasts(draw: ImageDraw.ImageDraw, geometry: MapGeometry, color) -> None:
+    """Where land meets sea: a strong line, so coasts read at a glance."""
+    land = [r.shape for r in geometry.regions if not r.water]
+    sea = [r.shape for r in geometry.regions if r.water]
+    if not land or not sea:
+        return
+    sea_area = shapely.union_all(sea).buffer(1.0)
+    for land_shape in land:
+        if not land_shape.intersects(sea_area):
+            continue
+        coast = land_shape.boundary.intersection(sea_area)
+        for part in shapely.get_parts(coast):
+            if part.geom_type in ("LineString", "LinearRing") and part.length >= 2:
+                draw.line([tuple(map(int, c)) for c in part.coords], fill=color, width=3, joint="curve")
 
 
 def _fill(draw: ImageDraw.ImageDraw, shape, color, canvas) -> None:
@@ -118,31 +167,43 @@ def _mountains(draw: ImageDraw.ImageDraw, shape, color, cell_size: float) -> Non
 
 
 def _label(draw: ImageDraw.ImageDraw, region, layout: Layout, production: int, style) -> None:
-    size = style.font_size
-    part_width = region.shape.bounds[2] - region.shape.bounds[0]
-    while size > 8 and draw.textlength(region.name, font=font(size)) > part_width * 0.92:
-        size -= 1
+    """The name (and production under it) in the size placement chose, with a light halo so it
+    reads on any owner's colour."""
+    size = layout.font_size or style.font_size
     color = rgb(style.sea_label if region.water else style.label)
+    halo = (20, 30, 45, 170) if region.water else (255, 255, 255, 170)
     x, y = layout.label
-    draw.text((x, y), region.name, font=font(size), fill=color, anchor="mm")
+    top = y - label_height(size, bool(production)) / 2
+    draw.text((x, top), region.name, font=font(size), fill=color + (255,), anchor="mt", stroke_width=1,
+              stroke_fill=halo)
     if production:
-        draw.text((x, y + size), f"{production} PU", font=font(max(8, size - 3)), fill=color, anchor="mt")
+        draw.text((x, top + size + 1), str(production), font=font(max(7, size - 1)), fill=color + (255,),
+                  anchor="mt", stroke_width=1, stroke_fill=halo)
 
 
-def label_size(name: str, style, with_value: bool) -> tuple[float, float]:
+def label_height(size: int, with_value: bool) -> float:
+    return size * 2 + 3 if with_value else size + 2
+
+
+def label_size(name: str, style, with_value: bool, size: int | None = None) -> tuple[float, float]:
     """Width and height of a name label on the map art (and of the production line under it)."""
-    width = font(style.font_size).getlength(name)
-    return width, style.font_size * (2.2 if with_value and style.production else 1.2)
+    size = size or style.font_size
+    width = font(size).getlength(name) + 2  # the halo
+    return width, label_height(size, with_value and style.production)
 
 
-def tiles(image: Image.Image) -> dict[str, bytes]:
-    """baseTiles/<column>_<row>.png, 256 x 256; the last row and column may be smaller."""
+def tiles(image: Image.Image, skip_empty: bool = False) -> dict[str, bytes]:
+    """baseTiles/<column>_<row>.png (or reliefTiles/), 256 x 256; the last row and column may be
+    smaller. skip_empty: leave out wholly transparent tiles (the client draws nothing for them)."""
     result = {}
     rows, columns = range(0, image.height, TILE), range(0, image.width, TILE)
     with progress("drawing map tiles", len(rows) * len(columns)) as shown:
         for row in rows:
             for column in columns:
                 tile = image.crop((column, row, min(column + TILE, image.width), min(row + TILE, image.height)))
+                if skip_empty and tile.getchannel("A").getbbox() is None:
+                    shown.advance()
+                    continue
                 result[f"{column // TILE}_{row // TILE}.png"] = png_bytes(tile)
                 shown.advance()
     return result

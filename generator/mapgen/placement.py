@@ -32,6 +32,12 @@ class Layout:
     label: tuple[int, int]  # centre of the name label on the map art
     name_place: tuple[int, int]  # left end of the name's baseline, as the engine reads name_place.txt
     spots: tuple[tuple[int, int], ...]
+    font_size: int = 0  # the label's font size, fitted to the territory (0: the style's)
+    label_box: tuple[float, float, float, float] = (0, 0, 0, 0)  # the drawn label, name and production
+    marker: tuple[int, int] | None = None  # top-left of the capital marker (capitols.txt)
+
+
+MIN_FONT = 7
 
 
 def largest_part(shape: BaseGeometry) -> Polygon:
@@ -40,12 +46,15 @@ def largest_part(shape: BaseGeometry) -> Polygon:
 
 
 def label_box(label: tuple[float, float], name: str, label_width: float, label_height: float):
-    width = max(label_width, len(name) * ENGINE_CHAR_WIDTH) + 4
+    width = label_width + 2
     x, y = label
     return x - width / 2, y - label_height / 2, x + width / 2, y + label_height / 2
 
 
-def layout_region(shape: BaseGeometry, name: str, unit: int, label_size: tuple[float, float]) -> Layout:
+def layout_region(shape: BaseGeometry, name: str, unit: int, label_size, marker: int = 0,
+                  max_font: int = 14) -> Layout:
+    """label_size: a function from a font size to the label's (width, height); the largest size
+    (down to MIN_FONT) whose label fits inside the territory is used."""
     part = largest_part(shape)
     inside = part.buffer(-1.0) if part.area > 64 else part
     if inside.is_empty:
@@ -56,28 +65,98 @@ def layout_region(shape: BaseGeometry, name: str, unit: int, label_size: tuple[f
     if not part.contains(shapely.Point(center)):
         rep = part.representative_point()
         center = (int(round(rep.x)), int(round(rep.y)))
+    size, start, start_fits = _fitted_font(inside, part, center, name, label_size, max_font)
+    box_size = label_size(size)
     candidates = _candidates(inside, unit, center)
-    start = _fitted_label(inside, center, name, label_size)
     best_label, best_spots = start, ()
     height = part.bounds[3] - part.bounds[1]
-    start_fits = _label_fits(inside, start, name, label_size)
     for lift in (0.0, 0.2, 0.32):
         label = (start[0], int(round(start[1] - lift * height)))
-        if lift and not (_label_fits(inside, label, name, label_size) or
+        if lift and not (_label_fits(inside, label, name, box_size) or
                          not start_fits and part.contains(shapely.Point(label))):
             continue
-        spots = _pick(candidates, center, unit, label_box(label, name, *label_size))
+        spots = _pick(candidates, center, unit, [label_box(label, name, *box_size)])
         if len(spots) > len(best_spots):
             best_label, best_spots = label, spots
         if len(best_spots) >= WANTED_SPOTS:
             break
+    box = label_box(best_label, name, *box_size)
     if not best_spots:
         # No room beside the name (a small hex): cover as little of it as possible.
-        best_spots = _pick(candidates, center, unit, label_box(best_label, name, *label_size), soft=True) or (
+        best_spots = _pick(candidates, center, unit, [box], soft=True) or (
             (center[0] - unit // 2, center[1] - unit // 2),)
+    marker_at = None
+    if marker:
+        taken = [box] + [(x, y, x + unit, y + unit) for x, y in best_spots[:1]]
+        chosen = _pick(_candidates(inside, marker, center), center, marker, taken, limit=1)
+        if not chosen:
+            chosen = _pick(_candidates(inside, marker, center), center, marker, [box], limit=1)
+        marker_at = chosen[0] if chosen else (center[0] - marker // 2, center[1] - marker // 2)
     text_width = len(name) * ENGINE_CHAR_WIDTH
     name_place = (int(best_label[0] - text_width / 2), int(best_label[1] + ENGINE_ASCENT / 2))
-    return Layout(center, best_label, name_place, best_spots)
+    return Layout(center, best_label, name_place, best_spots, size, box, marker_at)
+
+
+def _fitted_font(inside, part, center, name, label_size, max_font):
+    """The largest font whose label fits inside, and where; else the smallest, at the centre."""
+    width = part.bounds[2] - part.bounds[0]
+    for size in range(max_font, MIN_FONT - 1, -1):
+        box_size = label_size(size)
+        if box_size[0] + 2 > width:
+            continue
+        label = _fitted_label(inside, center, name, box_size)
+        if _label_fits(inside, label, name, box_size):
+            return size, label, True
+    return MIN_FONT, center, False
+
+
+def _overlaps(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def separate_labels(layouts: dict[str, Layout], unit: int, marker: int, label_size_of) -> dict[str, Layout]:
+    """Labels that stick out of their territory may run into a neighbour's label, unit spot or
+    capital marker: move such a label (or shrink it) to the nearest free place. label_size_of(name,
+    size) gives a label's size. Deterministic: territories in the given order."""
+    taken_by: list[tuple[str, tuple[float, float, float, float]]] = []
+    for name, layout in layouts.items():
+        for x, y in layout.spots:
+            taken_by.append((name, (x, y, x + unit, y + unit)))
+        if layout.marker:
+            x, y = layout.marker
+            taken_by.append((name, (x, y, x + marker, y + marker)))
+    result = dict(layouts)
+    placed: list[tuple[float, float, float, float]] = []
+
+    def free(name, box) -> bool:
+        return not any(_overlaps(box, other) for other in placed) and not any(
+            _overlaps(box, other) for _, other in taken_by)
+
+    for name, layout in layouts.items():
+        box = layout.label_box
+        if not free(name, box):
+            moved = None
+            for size in range(layout.font_size or MIN_FONT, MIN_FONT - 2, -1):
+                width, height = label_size_of(name, size)
+                for distance in range(0, 40, 2):
+                    for dx, dy in ((0, -distance), (0, distance), (-distance, 0), (distance, 0),
+                                   (-distance, -distance), (distance, -distance), (-distance, distance),
+                                   (distance, distance)):
+                        label = (layout.label[0] + dx, layout.label[1] + dy)
+                        candidate = label_box(label, name, width, height)
+                        if free(name, candidate):
+                            moved = label, candidate, size
+                            break
+                    if moved:
+                        break
+                if moved:
+                    break
+            if moved:
+                label, box, size = moved
+                result[name] = Layout(layout.center, label, layout.name_place, layout.spots, size, box,
+                                      layout.marker)
+        placed.append(box)
+    return result
 
 
 def _box_points(name: str, label_size) -> tuple[tuple[float, float], ...]:
@@ -133,16 +212,21 @@ def _candidates(inside: BaseGeometry, unit: int, center: tuple[int, int]) -> np.
     return corners[ok]
 
 
-def _pick(candidates: np.ndarray, center: tuple[int, int], unit: int, avoid,
-          soft: bool = False) -> tuple[tuple[int, int], ...]:
-    """Non-overlapping unit boxes, nearest the centre first, clear of `avoid` (or, soft, least over it)."""
+def _pick(candidates: np.ndarray, center: tuple[int, int], unit: int, avoid: list,
+          soft: bool = False, limit: int = MAX_SPOTS) -> tuple[tuple[int, int], ...]:
+    """Non-overlapping unit boxes, nearest the centre first, clear of the boxes to avoid (or, soft,
+    least over them)."""
     if not len(candidates):
         return ()
     mid = candidates + unit / 2
     distance = (mid[:, 0] - center[0]) ** 2 + (mid[:, 1] - center[1]) ** 2
-    overlap_x = np.clip(np.minimum(candidates[:, 0] + unit, avoid[2]) - np.maximum(candidates[:, 0], avoid[0]), 0, None)
-    overlap_y = np.clip(np.minimum(candidates[:, 1] + unit, avoid[3]) - np.maximum(candidates[:, 1], avoid[1]), 0, None)
-    overlap = overlap_x * overlap_y
+    overlap = np.zeros(len(candidates))
+    for box in avoid:
+        overlap_x = np.clip(np.minimum(candidates[:, 0] + unit, box[2]) - np.maximum(candidates[:, 0], box[0]), 0,
+                            None)
+        overlap_y = np.clip(np.minimum(candidates[:, 1] + unit, box[3]) - np.maximum(candidates[:, 1], box[1]), 0,
+                            None)
+        overlap += overlap_x * overlap_y
     order = np.lexsort((candidates[:, 0], candidates[:, 1], distance, overlap if soft else np.zeros(len(overlap))))
     chosen: list[tuple[int, int]] = []
     gap = 2
@@ -153,6 +237,6 @@ def _pick(candidates: np.ndarray, center: tuple[int, int], unit: int, avoid,
         if any(abs(x - px) < unit + gap and abs(y - py) < unit + gap for px, py in chosen):
             continue
         chosen.append((x, y))
-        if len(chosen) == MAX_SPOTS:
+        if len(chosen) == limit:
             break
     return tuple(chosen)

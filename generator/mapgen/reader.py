@@ -53,12 +53,12 @@ def read_geometry(r, section) -> MapGeometry | None:
     layout = layouts[0]
     errors_before = v.error_count(r)
     style = read_style(r, section.get("style"), at("style")) if "style" in section else Style()
-    blocked = []
+    blocked, cells = [], []
     if layout in ("hexes", "squares"):
         result = read_grid(r, section[layout], layout, at(layout))
         if result is None:
             return None
-        grid, regions, pairs, blocked = result
+        grid, regions, pairs, blocked, cells = result
         width, height = grid.pixel_size()
         cell_size = grid.size if grid.kind == "square" else 3 ** 0.5 * grid.size
     else:
@@ -78,7 +78,7 @@ def read_geometry(r, section) -> MapGeometry | None:
     if style.unit_scale is None:
         style = _with_unit_scale(style, cell_size)
     return MapGeometry(layout, width, height, regions, ordered_connections(pairs, names), style, blocked,
-                       cell_size, "sea" if layout == "sites" else "none", at(layout))
+                       cell_size, "sea" if layout == "sites" else "none", at(layout), cells)
 
 
 def _override_connections(r, section, pairs: set[tuple[str, str]], names: set[str]) -> set[tuple[str, str]]:

@@ -45,6 +45,18 @@ class Region:
         return self.terrain == SEA
 
 
+@dataclass(frozen=True)
+class Feature:
+    """A named line (an open path) or area (a closed outline) drawn over the map, in pixels."""
+
+    name: str
+    kind: str  # line | area
+    points: tuple[tuple[int, int], ...]
+    color: str  # RRGGBB
+    dashed: bool = False
+    pos: Position | None = None
+
+
 @dataclass
 class MapGeometry:
     layout: str  # hexes | squares | sites | polygons
@@ -60,6 +72,11 @@ class MapGeometry:
     # What fills the picture outside every territory: "sea" (open water) or "none" (the background colour).
     canvas: str = "none"
     pos: Position | None = None
+    # Grids: every cell's pixel outline and terrain, so the art can draw the hexes or squares
+    # inside each territory (a wargame map's cells must be countable).
+    cells: list[tuple[str, tuple[tuple[int, int], ...]]] = field(default_factory=list)
+    # Named lines and areas from the spec (pact lines, fronts, zones), drawn with a legend.
+    features: list["Feature"] = field(default_factory=list)
 
     def region(self, name: str) -> Region | None:
         for region in self.regions:

@@ -2,8 +2,8 @@
 bytes for the all-or-nothing writer:
 
     <map>/map.yml  description.html  preview.png
-    <map>/map/polygons.txt centers.txt place.txt name_place.txt map.properties smallMap.jpeg
-    <map>/map/baseTiles/<x>_<y>.png  units/<Player>/<unit>.png  flags/<Player>*.png
+    <map>/map/polygons.txt centers.txt place.txt name_place.txt capitols.txt map.properties smallMap.jpeg
+    <map>/map/baseTiles/<x>_<y>.png  reliefTiles/<x>_<y>.png (grid, borders, coasts, lines, names)  units/<Player>/<unit>.png  flags/<Player>*.png
     <map>/map/games/<game>.xml
 """
 from __future__ import annotations
@@ -17,7 +17,7 @@ from generator.core.diagnostics import Diagnostic, DiagnosticError, Position
 from generator.render.templates import environment
 from generator.write.writer import safe_name
 from generator.mapgen import art
-from generator.mapgen.placement import Layout, layout_region
+from generator.mapgen.placement import Layout, layout_region, separate_labels
 from generator.mapgen.pointfiles import points_text, polygons_text
 from generator.mapgen.shapes import IMPASSABLE, MapGeometry
 from generator.mapgen.values import MAP_OUTPUT
@@ -55,11 +55,27 @@ def player_colors(game: m.Game, geometry: MapGeometry) -> list[tuple[str, str]]:
     return colors + [("Neutral", geometry.style.land)]
 
 
+def unit_size(geometry: MapGeometry) -> int:
+    return round(art.UNIT_IMAGE * (geometry.style.unit_scale or 1.0))
+
+
+def marker_size(geometry: MapGeometry) -> int:
+    """The capital marker (flags/<Player>_large.png, drawn unscaled): a little smaller than a unit,
+    so that it fits beside the name and a unit even in one hex."""
+    return max(16, round(unit_size(geometry) * 0.8))
+
+
 def layouts(geometry: MapGeometry, production: dict[str, int]) -> dict[str, Layout]:
-    unit = round(art.UNIT_IMAGE * (geometry.style.unit_scale or 1.0))
-    return {region.name: layout_region(region.shape, region.name, unit,
-                                       art.label_size(region.name, geometry.style, production.get(region.name, 0) > 0))
-            for region in geometry.regions}
+    unit, marker, style = unit_size(geometry), marker_size(geometry), geometry.style
+
+    def size_of(name: str, font_size: int) -> tuple[float, float]:
+        return art.label_size(name, style, production.get(name, 0) > 0, font_size)
+
+    placed = {region.name: layout_region(region.shape, region.name, unit,
+                                         lambda font_size, name=region.name: size_of(name, font_size),
+                                         0 if region.water else marker, style.font_size)
+              for region in geometry.regions}
+    return separate_labels(placed, unit, marker, size_of)
 
 
 def check_game_fits_map(game: m.Game, geometry: MapGeometry, map_name: str) -> None:
@@ -144,7 +160,8 @@ def map_folder_files(game: m.Game, map_name: str, game_file: str, xml_bytes: byt
     check_game_fits_map(game, geometry, map_name)
     production = production_values(game)
     places = layouts(geometry, production)
-    picture = art.render_map(geometry, places, production)
+    base, overlay = art.render_layers(geometry, places, production)
+    picture = art.composite(base, overlay)
     colors = player_colors(game, geometry)
     env = environment()
     content = f"{map_name}/map/"
@@ -162,6 +179,8 @@ def map_folder_files(game: m.Game, map_name: str, game_file: str, xml_bytes: byt
             "utf-8"),
         content + "name_place.txt": points_text([(r.name, [places[r.name].name_place]) for r in geometry.regions]
                                                 ).encode("utf-8"),
+        content + "capitols.txt": points_text([(r.name, [places[r.name].marker]) for r in geometry.regions
+                                               if places[r.name].marker]).encode("utf-8"),
         content + "map.properties": env.get_template("map/map.properties.j2").render(
             width=geometry.width, height=geometry.height, unit_scale=geometry.style.unit_scale,
             impassable=geometry.style.impassable,
@@ -169,8 +188,10 @@ def map_folder_files(game: m.Game, map_name: str, game_file: str, xml_bytes: byt
         content + "smallMap.jpeg": art.small_map(picture),
         content + f"games/{game_file}": xml_bytes,
     }
-    for name, data in art.tiles(picture).items():
+    for name, data in art.tiles(base).items():
         files[content + f"baseTiles/{name}"] = data
+    for name, data in art.tiles(overlay, skip_empty=True).items():
+        files[content + f"reliefTiles/{name}"] = data
     if geometry.style.unit_images:
         for name, data in _unit_and_flag_images(game, colors, geometry.style.unit_scale or 1.0).items():
             files[content + name] = data
