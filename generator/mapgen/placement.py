@@ -65,12 +65,43 @@ def layout_region(shape: BaseGeometry, name: str, unit: int, label_size, marker:
     if not part.contains(shapely.Point(center)):
         rep = part.representative_point()
         center = (int(round(rep.x)), int(round(rep.y)))
+    candidates = _candidates(inside, unit, center)
+    height = part.bounds[3] - part.bounds[1]
+    size, best_label, best_spots = _label_and_spots(inside, part, center, name, label_size, max_font, candidates,
+                                                    unit, height)
+    if not best_spots and size > MIN_FONT:
+        # A small territory (one hex): a smaller name may leave room for a unit beside it.
+        for smaller in range(size - 2, MIN_FONT - 1, -2):
+            found = _label_and_spots(inside, part, center, name, label_size, smaller, candidates, unit, height)
+            if found[2]:
+                size, best_label, best_spots = found
+                break
+    box_size = label_size(size)
+    box = label_box(best_label, name, *box_size)
+    if not best_spots:
+        # No room beside the name (a small hex): cover as little of it as possible.
+        best_spots = _pick(candidates, center, unit, [box], soft=True) or (
+            (center[0] - unit // 2, center[1] - unit // 2),)
+    marker_at = None
+    if marker:
+        taken = [box] + [(x, y, x + unit, y + unit) for x, y in best_spots[:1]]
+        marker_candidates = _candidates(inside, marker, center)
+        chosen = _pick(marker_candidates, center, marker, taken, limit=1)
+        if not chosen:
+            chosen = _pick(marker_candidates, center, marker, [box], limit=1)
+        marker_at = chosen[0] if chosen else (center[0] - marker // 2, center[1] - marker // 2)
+    text_width = len(name) * ENGINE_CHAR_WIDTH
+    name_place = (int(best_label[0] - text_width / 2), int(best_label[1] + ENGINE_ASCENT / 2))
+    return Layout(center, best_label, name_place, best_spots, size, box, marker_at)
+
+
+def _label_and_spots(inside, part, center, name, label_size, max_font, candidates, unit, height):
+    """The fitted font size, the label position (at the centre or lifted, whichever leaves most
+    room) and the unit spots beside it."""
     size, start, start_fits = _fitted_font(inside, part, center, name, label_size, max_font)
     box_size = label_size(size)
-    candidates = _candidates(inside, unit, center)
     best_label, best_spots = start, ()
-    height = part.bounds[3] - part.bounds[1]
-    for lift in (0.0, 0.2, 0.32):
+    for lift in (0.0, 0.2, 0.32, -0.2):
         label = (start[0], int(round(start[1] - lift * height)))
         if lift and not (_label_fits(inside, label, name, box_size) or
                          not start_fits and part.contains(shapely.Point(label))):
@@ -80,21 +111,7 @@ def layout_region(shape: BaseGeometry, name: str, unit: int, label_size, marker:
             best_label, best_spots = label, spots
         if len(best_spots) >= WANTED_SPOTS:
             break
-    box = label_box(best_label, name, *box_size)
-    if not best_spots:
-        # No room beside the name (a small hex): cover as little of it as possible.
-        best_spots = _pick(candidates, center, unit, [box], soft=True) or (
-            (center[0] - unit // 2, center[1] - unit // 2),)
-    marker_at = None
-    if marker:
-        taken = [box] + [(x, y, x + unit, y + unit) for x, y in best_spots[:1]]
-        chosen = _pick(_candidates(inside, marker, center), center, marker, taken, limit=1)
-        if not chosen:
-            chosen = _pick(_candidates(inside, marker, center), center, marker, [box], limit=1)
-        marker_at = chosen[0] if chosen else (center[0] - marker // 2, center[1] - marker // 2)
-    text_width = len(name) * ENGINE_CHAR_WIDTH
-    name_place = (int(best_label[0] - text_width / 2), int(best_label[1] + ENGINE_ASCENT / 2))
-    return Layout(center, best_label, name_place, best_spots, size, box, marker_at)
+    return size, best_label, best_spots
 
 
 def _fitted_font(inside, part, center, name, label_size, max_font):
@@ -110,47 +127,24 @@ def _fitted_font(inside, part, center, name, label_size, max_font):
     return MIN_FONT, center, False
 
 
-def _overlaps(a, b) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
-
-
 def separate_labels(layouts: dict[str, Layout], unit: int, marker: int, label_size_of) -> dict[str, Layout]:
-    """Labels that stick out of their territory may run into a neighbour's label, unit spot or
-    capital marker: move such a label (or shrink it) to the nearest free place. label_size_of(name,
-    size) gives a label's size. Deterministic: territories in the given order."""
-    taken_by: list[tuple[str, tuple[float, float, float, float]]] = []
-    for name, layout in layouts.items():
-        for x, y in layout.spots:
-            taken_by.append((name, (x, y, x + unit, y + unit)))
+    """A label may run into a unit spot, a capital marker or (when it sticks out of its territory)
+    a neighbour's label: move such a label, or shrink it, to the nearest free place. label_size_of(
+    name, size) gives a label's size. Deterministic: territories in the given order."""
+    taken = []
+    for layout in layouts.values():
+        taken += [(x, y, x + unit, y + unit) for x, y in layout.spots]
         if layout.marker:
             x, y = layout.marker
-            taken_by.append((name, (x, y, x + marker, y + marker)))
-    result = dict(layouts)
+            taken.append((x, y, x + marker, y + marker))
+    taken_boxes = np.array(taken, dtype=float).reshape(-1, 4)
     placed: list[tuple[float, float, float, float]] = []
-
-    def free(name, box) -> bool:
-        return not any(_overlaps(box, other) for other in placed) and not any(
-            _overlaps(box, other) for _, other in taken_by)
-
+    result = dict(layouts)
     for name, layout in layouts.items():
         box = layout.label_box
-        if not free(name, box):
-            moved = None
-            for size in range(layout.font_size or MIN_FONT, MIN_FONT - 2, -1):
-                width, height = label_size_of(name, size)
-                for distance in range(0, 40, 2):
-                    for dx, dy in ((0, -distance), (0, distance), (-distance, 0), (distance, 0),
-                                   (-distance, -distance), (distance, -distance), (-distance, distance),
-                                   (distance, distance)):
-                        label = (layout.label[0] + dx, layout.label[1] + dy)
-                        candidate = label_box(label, name, width, height)
-                        if free(name, candidate):
-                            moved = label, candidate, size
-                            break
-                    if moved:
-                        break
-                if moved:
-                    break
+        blocking = np.concatenate([taken_boxes, np.array(placed, dtype=float).reshape(-1, 4)])
+        if _overlapping(np.array([box], dtype=float), blocking)[0]:
+            moved = _free_place(layout, name, blocking, label_size_of)
             if moved:
                 label, box, size = moved
                 result[name] = Layout(layout.center, label, layout.name_place, layout.spots, size, box,
@@ -159,13 +153,46 @@ def separate_labels(layouts: dict[str, Layout], unit: int, marker: int, label_si
     return result
 
 
+_DIRECTIONS = ((0, -1), (0, 1), (-1, 0), (1, 0), (-1, -1), (1, -1), (-1, 1), (1, 1))
+_OFFSETS = [(0, 0)] + [(dx * d, dy * d) for d in range(2, 40, 2) for dx, dy in _DIRECTIONS]
+
+
+def _free_place(layout: Layout, name: str, blocking: np.ndarray, label_size_of):
+    """The nearest label position (in steps of 2 pixels, up to 40 away; then smaller fonts) that
+    overlaps nothing in blocking, or None."""
+    x, y = layout.label
+    near = blocking[(blocking[:, 2] > x - 160) & (blocking[:, 0] < x + 160) & (blocking[:, 3] > y - 80) &
+                    (blocking[:, 1] < y + 80)]
+    offsets = _OFFSETS
+    for size in range(layout.font_size or MIN_FONT, MIN_FONT - 2, -1):
+        width, height = label_size_of(name, size)
+        x0, y0, x1, y1 = label_box((x, y), name, width, height)
+        boxes = np.array([(x0, y0, x1, y1)]) + np.tile(np.array(offsets, dtype=float), 2)
+        free = ~_overlapping(boxes, near)
+        if free.any():
+            index = int(np.argmax(free))
+            dx, dy = offsets[index]
+            return (x + dx, y + dy), tuple(float(v) for v in boxes[index]), size
+    return None
+
+
+def _overlapping(boxes: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """For each box, whether it overlaps any of the others (touching edges do not count)."""
+    if not len(others):
+        return np.zeros(len(boxes), dtype=bool)
+    a, b = boxes[:, None, :], others[None, :, :]
+    return ((a[..., 0] < b[..., 2]) & (b[..., 0] < a[..., 2]) & (a[..., 1] < b[..., 3]) &
+            (b[..., 1] < a[..., 3])).any(axis=1)
+
+
 def _box_points(name: str, label_size) -> tuple[tuple[float, float], ...]:
     x0, y0, x1, y1 = label_box((0, 0), name, *label_size)
     return (x0, y0), (x1, y0), (x0, y1), (x1, y1), (0, y0), (0, y1), (x0, 0), (x1, 0)
 
 
 def _label_fits(inside: BaseGeometry, label: tuple[int, int], name: str, label_size) -> bool:
-    return all(inside.contains(shapely.Point(label[0] + dx, label[1] + dy)) for dx, dy in _box_points(name, label_size))
+    points = np.array(_box_points(name, label_size)) + np.array(label, dtype=float)
+    return bool(shapely.contains_xy(inside, points[:, 0], points[:, 1]).all())
 
 
 def _fitted_label(inside: BaseGeometry, center: tuple[int, int], name: str, label_size) -> tuple[int, int]:
