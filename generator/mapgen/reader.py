@@ -8,10 +8,10 @@ from dataclasses import replace
 
 from generator.model import game as m
 from generator.core.diagnostics import Position
-from generator.mapgen import values as v
+from generator.mapgen import colors, values as v
 from generator.mapgen.freeshapes import read_polygons, read_sites
 from generator.mapgen.gridspec import read_grid
-from generator.mapgen.shapes import MapGeometry, Style
+from generator.mapgen.shapes import IMPASSABLE, SEA, MapGeometry, Style
 from generator.mapgen.topology import ordered_connections
 
 LAYOUT_KEYS = ("hexes", "squares", "sites", "polygons")
@@ -75,6 +75,7 @@ def read_geometry(r, section) -> MapGeometry | None:
     pairs = _override_connections(r, section, pairs, set(names))
     if v.error_count(r) > errors_before or style is None:
         return None
+    warn_close_colors(r, style, regions, blocked)
     if style.unit_scale is None:
         style = _with_unit_scale(style, cell_size)
     return MapGeometry(layout, width, height, regions, ordered_connections(pairs, names), style, blocked,
@@ -133,7 +134,24 @@ def read_style(r, data, pos: Position) -> Style | None:
         for player, colour in players.items())
     if v.error_count(r) > errors_before:
         return None
+    fields["player_positions"] = tuple((str(player), players.position_of(player)) for player in players)
     return Style(**fields)
+
+
+def warn_close_colors(r, style: Style, regions, blocked) -> None:
+    """A warning at each player's colour that is hard to tell from an earlier player's, or from the
+    sea, impassable ground (where the map has them) or unowned land (which keeps the land colour)."""
+    terrains = {region.terrain for region in regions}
+    terrain = [("unowned land", style.land)]
+    if SEA in terrains:
+        terrain.insert(0, ("the sea", style.sea))
+    if IMPASSABLE in terrains or blocked:
+        terrain.insert(1, ("impassable ground", style.impassable))
+    positions = dict(style.player_positions)
+    for clash in colors.clashes(list(style.player_colors), terrain):
+        r.collector.warning(v.CLOSE_COLORS, clash.message(), positions.get(clash.first),
+                            f"choose a colour for {clash.first} further from {clash.second}'s: lighter or darker, "
+                            "or another hue")
 
 
 def _with_unit_scale(style: Style, cell_size: float) -> Style:

@@ -29,6 +29,7 @@ class Style:
     unit_scale: float | None = None  # None: chosen from the territory size
     unit_images: bool = True
     player_colors: tuple[tuple[str, str], ...] = ()  # (player, RRGGBB) from the spec
+    player_positions: tuple[tuple[str, Position], ...] = field(default=(), compare=False)  # for warnings
 
 
 @dataclass

@@ -17,6 +17,7 @@ from generator.core.diagnostics import Diagnostic, DiagnosticError, Position
 from generator.render.templates import environment
 from generator.write.writer import safe_name
 from generator.mapgen import art
+from generator.mapgen import colors as contrast
 from generator.mapgen.placement import Layout, layout_region, separate_labels
 from generator.mapgen.pointfiles import points_text, polygons_text
 from generator.mapgen.shapes import IMPASSABLE, MapGeometry
@@ -24,7 +25,7 @@ from generator.mapgen.values import MAP_OUTPUT
 
 # Distinct, readable on land and sea; given to players in order unless the spec's style names a colour.
 PALETTE = ("B22222", "1E5AA8", "2E8B57", "D4A017", "6A3D9A", "E07B24", "008B8B", "8B4513", "C71585", "556B2F",
-           "4682B4", "9ACD32")
+           "F0F0F0", "9ACD32", "000080", "2F2F2F")
 NEUTRAL_UNITS = "9E9E9E"
 LAYOUT_WORDS = {"hexes": "hex", "squares": "square grid", "sites": "region", "polygons": "hand-drawn"}
 BUILDING_OPTIONS = ("isFactory", "isInfrastructure", "canProduceUnits", "isConstruction")
@@ -47,10 +48,20 @@ def production_values(game: m.Game) -> dict[str, int]:
 
 
 def player_colors(game: m.Game, geometry: MapGeometry) -> list[tuple[str, str]]:
-    chosen = dict(geometry.style.player_colors)
+    style = geometry.style
+    chosen = dict(style.player_colors)
     players = [p.name for p in game.players]
-    free = iter(c for c in PALETTE if c not in chosen.values())
-    colors = [(name, chosen.get(name) or next(free, "808080")) for name in players]
+    taken = [chosen[name] for name in players if name in chosen]
+    colors = []
+    for name in players:
+        colour = chosen.get(name)
+        if colour is None:
+            # The first palette colour that stands apart from the colours in use, the sea, impassable
+            # ground and unowned land; the next unused one when the palette has none left that does.
+            colour = (contrast.pick_free(PALETTE, taken, [style.sea, style.impassable, style.land]) or
+                      next((c for c in PALETTE if c not in taken), "808080"))
+            taken.append(colour)
+        colors.append((name, colour))
     # Unowned land keeps the map's land colour instead of a colour from the engine's palette.
     return colors + [("Neutral", geometry.style.land)]
 
