@@ -91,8 +91,10 @@ def render_layers(geometry: MapGeometry, layouts: dict[str, Layout],
             _outline(ink, region.shape, sea_border, 1)
     border = rgb(style.border) + (235,)
     for region in geometry.regions:
-        if not region.water:
-            _outline(ink, region.shape, border, 2 if geometry.cells else 2)
+        if region.box:
+            _box_frame(ink, region.shape, rgb(style.border))
+        elif not region.water:
+            _outline(ink, region.shape, border, 2)
     _coasts(ink, geometry, _mix(colors[SEA], (0, 0, 0), 0.55) + (255,))
     features.draw_features(ink, geometry)
     if style.labels:
@@ -137,6 +139,14 @@ def _coasts(draw: ImageDraw.ImageDraw, geometry: MapGeometry, color) -> None:
         for part in shapely.get_parts(coast):
             if part.geom_type in ("LineString", "LinearRing") and part.length >= 2:
                 draw.line([tuple(map(int, c)) for c in part.coords], fill=color, width=3, joint="curve")
+
+
+def _box_frame(draw: ImageDraw.ImageDraw, shape, color) -> None:
+    """An off-map box: a heavy frame with a thin inner line, as on a printed map's holding boxes."""
+    x0, y0, x1, y1 = (int(v) for v in shape.bounds)
+    draw.rectangle((x0, y0, x1, y1), outline=color + (255,), width=3)
+    if x1 - x0 > 12 and y1 - y0 > 12:
+        draw.rectangle((x0 + 5, y0 + 5, x1 - 5, y1 - 5), outline=color + (150,), width=1)
 
 
 def _fill(draw: ImageDraw.ImageDraw, shape, color, canvas) -> None:

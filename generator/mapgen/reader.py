@@ -6,12 +6,14 @@ from __future__ import annotations
 import statistics
 from dataclasses import replace
 
+import shapely
+
 from generator.model import game as m
 from generator.core.diagnostics import Position
 from generator.mapgen import colors, values as v
 from generator.mapgen.freeshapes import read_polygons, read_sites
 from generator.mapgen.gridspec import read_grid
-from generator.mapgen.shapes import IMPASSABLE, SEA, MapGeometry, Style
+from generator.mapgen.shapes import IMPASSABLE, LAND, SEA, MapGeometry, Region, Style
 from generator.mapgen.topology import ordered_connections
 
 LAYOUT_KEYS = ("hexes", "squares", "sites", "polygons")
@@ -75,11 +77,36 @@ def read_geometry(r, section) -> MapGeometry | None:
     pairs = _override_connections(r, section, pairs, set(names))
     if v.error_count(r) > errors_before or style is None:
         return None
+    regions = _boxes_for_lone_territories(regions, pairs)
+    boxes = [shapely.prepared.prep(region.shape) for region in regions if region.box]
+    if boxes:  # a box shows no cells
+        cells = [(terrain, ring) for terrain, ring in cells
+                 if not any(box.contains(shapely.Polygon(ring).centroid) for box in boxes)]
     warn_close_colors(r, style, regions, blocked)
     if style.unit_scale is None:
         style = _with_unit_scale(style, cell_size)
     return MapGeometry(layout, width, height, regions, ordered_connections(pairs, names), style, blocked,
                        cell_size, "sea" if layout == "sites" else "none", at(layout), cells)
+
+
+def _boxes_for_lone_territories(regions: list[Region], pairs) -> list[Region]:
+    """Land territories that border nothing (off-map boxes) become rectangles, where the rectangle
+    around their shape is free of other territories."""
+    linked = {name for pair in pairs for name in pair}
+    lone = {region.name for region in regions if region.name not in linked and region.terrain == LAND}
+    if not lone:
+        return regions
+    others = shapely.STRtree([region.shape for region in regions])
+    shapes = [region.shape for region in regions]
+    result = []
+    for region in regions:
+        if region.name in lone:
+            frame = shapely.box(*region.shape.bounds)
+            near = [shapes[i] for i in others.query(frame, "intersects") if shapes[i] is not region.shape]
+            if all(frame.intersection(shape).area < 1 for shape in near):
+                region = replace(region, shape=frame, box=True)
+        result.append(region)
+    return result
 
 
 def _override_connections(r, section, pairs: set[tuple[str, str]], names: set[str]) -> set[tuple[str, str]]:

@@ -40,6 +40,9 @@ class Region:
     terrain: str  # land | sea | impassable
     shape: BaseGeometry
     pos: Position | None = None
+    # An off-map box (a territory with no neighbour, e.g. a power fighting elsewhere): drawn as a
+    # titled box rather than a stray cell.
+    box: bool = False
 
     @property
     def water(self) -> bool:
