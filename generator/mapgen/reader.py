@@ -78,7 +78,7 @@ def read_geometry(r, section) -> MapGeometry | None:
     if v.error_count(r) > errors_before or style is None:
         return None
     regions = _boxes_for_lone_territories(regions, pairs)
-    boxes = [shapely.prepared.prep(region.shape) for region in regions if region.box]
+    boxes = [region.shape for region in regions if region.box]
     if boxes:  # a box shows no cells
         cells = [(terrain, ring) for terrain, ring in cells
                  if not any(box.contains(shapely.Polygon(ring).centroid) for box in boxes)]
