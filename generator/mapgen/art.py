@@ -9,6 +9,7 @@ settings are fixed; the font is the one bundled with Pillow, not a system font.
 from __future__ import annotations
 
 import io
+import math
 from functools import lru_cache
 
 import shapely
@@ -16,7 +17,7 @@ from PIL import Image, ImageDraw, ImageFont
 from shapely.geometry import Polygon
 
 from generator.core.progress import progress
-from generator.mapgen import features
+from generator.mapgen import colors, features
 from generator.mapgen.placement import Layout
 from generator.mapgen.shapes import IMPASSABLE, LAND, SEA, MapGeometry
 
@@ -238,71 +239,187 @@ def preview(image: Image.Image, width: int = PREVIEW_WIDTH) -> bytes:
 
 
 def unit_abbreviation(unit: str) -> str:
+    split = unit_words(unit)
+    if len(split) > 1:
+        return "".join(w[0] for w in split[:3]).upper()
+    return (split[0][:3] if split else "?").capitalize()
+
+
+# NATO-style symbols by the words in a land unit's name; the first match wins.
+LAND_SYMBOLS = (("partisan", "guerrilla"), ("mech", "motor", "panzergren"), ("armor", "armour", "tank", "panzer"),
+                ("aa", "flak", "antiair"), ("artillery", "gun", "howitzer"), ("cavalry", "cav", "horse"),
+                ("marine",), ("para", "airborne"), ("mountain",), ("infantry", "inf", "militia", "rifle", "guard"))
+SYMBOL_NAMES = ("partisan", "mech", "armor", "aa", "artillery", "cavalry", "marine", "airborne", "mountain",
+                "infantry")
+
+
+def land_symbol(unit: str) -> str | None:
+    """The NATO symbol a land unit's name suggests (infantry, armor, ...), or None."""
+    words = unit_words(unit)
+    text = "".join(words)
+    for symbol, keys in zip(SYMBOL_NAMES, LAND_SYMBOLS):
+        if any(key in words or (len(key) > 3 and key in text) for key in keys):
+            return symbol
+    return None
+
+
+def unit_words(unit: str) -> list[str]:
     words = [w for w in "".join(ch if ch.isalnum() else " " for ch in unit).split() if w]
     split: list[str] = []
     for word in words:  # camelCase counts as words too
         current = word[0]
         for ch in word[1:]:
             if ch.isupper() and not current[-1].isupper():
-                split.append(current)
+                split.append(current.lower())
                 current = ch
             else:
                 current += ch
-        split.append(current)
-    if len(split) > 1:
-        return "".join(w[0] for w in split[:3]).upper()
-    return (split[0][:3] if split else "?").capitalize()
+        split.append(current.lower())
+    return split
 
 
-def unit_image(unit: str, kind: str, player_color: str, damaged: bool = False) -> bytes:
-    """A 48-pixel counter: the shape tells land, sea, air or building; the letters tell the type."""
+def factors_text(factors: tuple[int, int, int] | None) -> str:
+    """Attack-defense-movement, as printed on a wargame counter."""
+    if not factors or not any(factors):
+        return ""
+    return "-".join(str(f) for f in factors)
+
+
+def unit_image(unit: str, kind: str, player_color: str, damaged: bool = False,
+               factors: tuple[int, int, int] | None = None) -> bytes:
+    """A 48-pixel wargame counter in the player's colour with a contrasting border: a NATO-style
+    symbol for the unit's kind (infantry X, armour track, artillery dot, aircraft, ship, factory)
+    and the combat factors (attack-defense-movement) under it."""
     fill = rgb(player_color)
-    dark = _mix(fill, (0, 0, 0), 0.55)
-    text_color = (255, 255, 255) if sum(fill) < 420 else (20, 20, 20)
+    edge = contrasting(fill)
+    outer = (0, 0, 0) if edge[0] > 128 else (255, 255, 255)
     image = Image.new("RGBA", (UNIT_IMAGE, UNIT_IMAGE), (0, 0, 0, 0))
     draw = ImageDraw.Draw(image)
     s = UNIT_IMAGE
+    draw.rounded_rectangle((0, 0, s - 1, s - 1), radius=5, fill=outer + (255,))
+    draw.rounded_rectangle((2, 2, s - 3, s - 3), radius=4, fill=fill + (255,), outline=edge + (255,), width=2)
+    text = factors_text(factors)
+    box = (9, 7, s - 10, 27 if text else 36)
+    ink = edge + (255,)
     if kind == "sea":
-        draw.polygon([(2, 20), (s - 3, 20), (s - 9, s - 8), (8, s - 8)], fill=fill, outline=dark, width=2)
-        draw.rectangle((s // 2 - 6, 9, s // 2 + 6, 20), fill=fill, outline=dark, width=2)
-        text_at = (s // 2, 30)
+        _ship(draw, box, ink)
     elif kind == "air":
-        draw.polygon([(s // 2, 2), (s - 2, s - 8), (s // 2, s - 15), (2, s - 8)], fill=fill, outline=dark, width=2)
-        text_at = (s // 2, 25)
+        _aircraft(draw, box, ink)
     elif kind == "building":
-        draw.polygon([(4, s - 5), (4, 16), (s // 2, 4), (s - 5, 16), (s - 5, s - 5)], fill=fill, outline=dark,
-                     width=2)
-        text_at = (s // 2, 30)
+        _factory(draw, box, ink)
     else:
-        draw.rounded_rectangle((4, 8, s - 5, s - 9), radius=7, fill=fill, outline=dark, width=2)
-        text_at = (s // 2, s // 2)
-    draw.text(text_at, unit_abbreviation(unit), font=font(13), fill=text_color, anchor="mm", stroke_width=1,
-              stroke_fill=dark if text_color[0] > 128 else _mix(fill, (255, 255, 255), 0.6))
+        symbol = land_symbol(unit)
+        draw.rectangle(box, outline=ink, width=2)
+        if symbol is None:
+            draw.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2 + 1), unit_abbreviation(unit), font=font(11),
+                      fill=ink, anchor="mm")
+        else:
+            _land_symbol(draw, symbol, box, ink)
+    if text:
+        size = 15
+        while size > 9 and font(size).getlength(text) > s - 8:
+            size -= 1
+        draw.text((s // 2, s - 11), text, font=font(size), fill=ink, anchor="mm", stroke_width=0)
     if damaged:
-        draw.line((8, 8, s - 8, s - 8), fill=(200, 20, 20), width=4)
-        draw.line((8, s - 8, s - 8, 8), fill=(200, 20, 20), width=4)
+        draw.line((8, 8, s - 8, s - 8), fill=(220, 20, 20, 255), width=4)
+        draw.line((8, s - 8, s - 8, 8), fill=(220, 20, 20, 255), width=4)
     return png_bytes(image)
 
 
+def _land_symbol(draw: ImageDraw.ImageDraw, symbol: str, box, ink) -> None:
+    x0, y0, x1, y1 = box
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    w, h = x1 - x0, y1 - y0
+    if symbol in ("infantry", "mech", "marine", "airborne", "mountain"):
+        draw.line((x0, y0, x1, y1), fill=ink, width=2)
+        draw.line((x0, y1, x1, y0), fill=ink, width=2)
+    if symbol in ("armor", "mech"):
+        draw.rounded_rectangle((x0 + w * 0.18, y0 + h * 0.25, x1 - w * 0.18, y1 - h * 0.25), radius=h * 0.25,
+                               outline=ink, width=2)
+    elif symbol == "artillery":
+        r = min(w, h) * 0.2
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=ink)
+    elif symbol == "cavalry":
+        draw.line((x0, y1, x1, y0), fill=ink, width=2)
+    elif symbol == "aa":
+        draw.arc((x0 + 2, y0 + h * 0.35, x1 - 2, y1 + h * 0.6), 180, 360, fill=ink, width=2)
+    elif symbol == "partisan":
+        draw.text((cx, cy + 1), "G", font=font(int(h * 0.8)), fill=ink, anchor="mm")
+    elif symbol == "marine":
+        draw.line((cx - w * 0.15, y1 - 3, cx + w * 0.15, y1 - 3), fill=ink, width=2)
+    elif symbol == "airborne":
+        draw.arc((cx - w * 0.25, y1 - h * 0.45, cx, y1 + h * 0.05), 180, 360, fill=ink, width=1)
+        draw.arc((cx, y1 - h * 0.45, cx + w * 0.25, y1 + h * 0.05), 180, 360, fill=ink, width=1)
+    elif symbol == "mountain":
+        draw.polygon(((cx - w * 0.15, y1), (cx, y1 - h * 0.4), (cx + w * 0.15, y1)), fill=ink)
+
+
+def _aircraft(draw: ImageDraw.ImageDraw, box, ink) -> None:
+    """A plane seen from above: fuselage, wings and tail."""
+    x0, y0, x1, y1 = box
+    cx, w, h = (x0 + x1) / 2, x1 - x0, y1 - y0
+    draw.line((cx, y0, cx, y1), fill=ink, width=3)
+    draw.polygon(((x0, y0 + h * 0.55), (cx, y0 + h * 0.3), (x1, y0 + h * 0.55), (cx, y0 + h * 0.45)), fill=ink)
+    draw.polygon(((cx - w * 0.22, y1), (cx, y1 - h * 0.2), (cx + w * 0.22, y1)), fill=ink)
+
+
+def _ship(draw: ImageDraw.ImageDraw, box, ink) -> None:
+    """A hull with a superstructure, side on."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    draw.polygon(((x0 - 2, y0 + h * 0.55), (x1 + 2, y0 + h * 0.55), (x1 - w * 0.12, y1), (x0 + w * 0.12, y1)),
+                 fill=ink)
+    draw.rectangle((x0 + w * 0.35, y0 + h * 0.25, x0 + w * 0.65, y0 + h * 0.55), fill=ink)
+    draw.line((x0 + w * 0.5, y0, x0 + w * 0.5, y0 + h * 0.25), fill=ink, width=2)
+
+
+def _factory(draw: ImageDraw.ImageDraw, box, ink) -> None:
+    """A saw-tooth roofed works with a chimney."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    teeth = [(x0, y1), (x0, y0 + h * 0.45)]
+    for step in range(3):
+        left = x0 + w * 0.25 * step
+        teeth += [(left + w * 0.25, y0 + h * 0.25), (left + w * 0.25, y0 + h * 0.45)]
+    teeth += [(x1, y0 + h * 0.45), (x1, y1)]
+    draw.polygon(teeth, fill=ink)
+    draw.rectangle((x1 - w * 0.18, y0, x1 - w * 0.06, y0 + h * 0.45), fill=ink)
+
+
+def contrasting(color: tuple[int, int, int]) -> tuple[int, int, int]:
+    return colors.contrasting(color)
+
+
 def flag_images(player: str, player_color: str, marker_size: int = 100) -> dict[str, bytes]:
-    """flags/<Player>.png (32), _small (12), and _large: the round capital marker, drawn unscaled by
-    the engine, so sized to the map's units rather than the engine's usual 100 pixels."""
+    """flags/<Player>.png (32), _small (12), and _large: the capital marker, drawn unscaled by the
+    engine, so sized to the map's units rather than the engine's usual 100 pixels: a disc in the
+    player's colour with a contrasting ring and star, to match the counters."""
     fill = rgb(player_color)
-    dark = _mix(fill, (0, 0, 0), 0.5)
-    text_color = (255, 255, 255) if sum(fill) < 420 else (20, 20, 20)
+    edge = contrasting(fill)
+    outer = (0, 0, 0) if edge[0] > 128 else (255, 255, 255)
     result = {}
     for suffix, size in (("", 32), ("_small", 12), ("_large", marker_size)):
         image = Image.new("RGBA", (size, size), (0, 0, 0, 0))
         draw = ImageDraw.Draw(image)
-        border = max(1, size // 16)
+        border = max(1, size // 12)
         if suffix == "_large":
-            draw.ellipse((0, 0, size - 1, size - 1), fill=(255, 255, 255), outline=dark, width=border)
-            inset = max(2, size // 8)
-            draw.ellipse((inset, inset, size - 1 - inset, size - 1 - inset), fill=fill)
+            draw.ellipse((0, 0, size - 1, size - 1), fill=outer + (255,))
+            draw.ellipse((1, 1, size - 2, size - 2), fill=fill + (255,), outline=edge + (255,), width=border)
+            _star(draw, size / 2, size / 2 + size * 0.03, size * 0.3, edge + (255,))
         else:
-            draw.rectangle((0, size // 8, size - 1, size - 1 - size // 8), fill=fill, outline=dark, width=border)
-        if size >= 24:
-            draw.text((size // 2, size // 2), player[:1].upper(), font=font(int(size * 0.5)), fill=text_color,
-                      anchor="mm")
+            draw.rectangle((0, size // 8, size - 1, size - 1 - size // 8), fill=fill, outline=outer, width=1)
+            if size >= 24:
+                draw.rectangle((2, size // 8 + 2, size - 3, size - 3 - size // 8), outline=edge, width=1)
+                draw.text((size // 2, size // 2), player[:1].upper(), font=font(int(size * 0.5)), fill=edge,
+                          anchor="mm")
         result[f"{player}{suffix}.png"] = png_bytes(image)
     return result
+
+
+def _star(draw: ImageDraw.ImageDraw, cx: float, cy: float, radius: float, color) -> None:
+    points = []
+    for index in range(10):
+        angle = math.pi / 2 + index * math.pi / 5
+        r = radius if index % 2 == 0 else radius * 0.42
+        points.append((cx + r * math.cos(angle), cy - r * math.sin(angle)))
+    draw.polygon(points, fill=color)

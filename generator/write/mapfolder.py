@@ -144,7 +144,20 @@ def _unit_kinds(game: m.Game) -> dict[str, tuple[str, bool]]:
     return kinds
 
 
-def _unit_and_flag_images(game: m.Game, colors: list[tuple[str, str]], unit_scale: float) -> dict[str, bytes]:
+def unit_factors(game: m.Game) -> dict[str, tuple[int, int, int]]:
+    """Each unit type's attack, defense and movement, from its unitAttachment (0 when not given)."""
+    factors = {}
+    for unit in game.units or []:
+        options = {}
+        for attachment in game.attachments or []:
+            if attachment.name == "unitAttachment" and attachment.attach_to == unit.name:
+                options.update({o.name: o.value for o in attachment.options})
+        factors[unit.name] = tuple(int(options[key]) if str(options.get(key, "")).lstrip("-").isdigit() else 0
+                                   for key in ("attack", "defense", "movement"))
+    return factors
+
+
+def _unit_and_flag_images(game: m.Game, colors: list[tuple[str, str]], marker: int) -> dict[str, bytes]:
     files = {}
     owners = dict(colors[:-1])
     placements = (game.initialize.units if game.initialize else None) or []
@@ -152,15 +165,16 @@ def _unit_and_flag_images(game: m.Game, colors: list[tuple[str, str]], unit_scal
         owners["Neutral"] = NEUTRAL_UNITS
     # A name that is not a plain file name cannot be looked up as a file; the engine shows no image then.
     kinds = {unit: kind for unit, kind in _unit_kinds(game).items() if safe_name(unit, "") == unit}
+    factors = unit_factors(game)
     for player, colour in owners.items():
         if safe_name(player, "") != player:
             continue
         for unit, (kind, damageable) in kinds.items():
-            files[f"units/{player}/{unit}.png"] = art.unit_image(unit, kind, colour)
+            files[f"units/{player}/{unit}.png"] = art.unit_image(unit, kind, colour, factors=factors.get(unit))
             if damageable:
-                files[f"units/{player}/{unit}_hit.png"] = art.unit_image(unit, kind, colour, damaged=True)
+                files[f"units/{player}/{unit}_hit.png"] = art.unit_image(unit, kind, colour, damaged=True,
+                                                                         factors=factors.get(unit))
         if player != "Neutral":
-            marker = max(24, round(art.UNIT_IMAGE * unit_scale * 1.6))
             for name, data in art.flag_images(player, colour, marker).items():
                 files[f"flags/{name}"] = data
     return files
@@ -204,7 +218,7 @@ def map_folder_files(game: m.Game, map_name: str, game_file: str, xml_bytes: byt
     for name, data in art.tiles(overlay, skip_empty=True).items():
         files[content + f"reliefTiles/{name}"] = data
     if geometry.style.unit_images:
-        for name, data in _unit_and_flag_images(game, colors, geometry.style.unit_scale or 1.0).items():
+        for name, data in _unit_and_flag_images(game, colors, marker_size(geometry)).items():
             files[content + name] = data
     return files
 
