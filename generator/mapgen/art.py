@@ -80,6 +80,7 @@ def render_layers(geometry: MapGeometry, layouts: dict[str, Layout],
         _fill(draw, region.shape, colors[region.terrain], canvas)
     overlay = Image.new("RGBA", (geometry.width, geometry.height), (0, 0, 0, 0))
     ink = ImageDraw.Draw(overlay)
+    features.draw_area_tints(ink, geometry)
     for shape in geometry.blocked:
         _mountains(ink, shape, colors[IMPASSABLE], geometry.cell_size)
     for region in regions:

@@ -11,6 +11,7 @@ import shapely
 from generator.model import game as m
 from generator.core.diagnostics import Position
 from generator.mapgen import colors, values as v
+from generator.mapgen.features import read_features
 from generator.mapgen.freeshapes import read_polygons, read_sites
 from generator.mapgen.gridspec import read_grid
 from generator.mapgen.shapes import IMPASSABLE, LAND, SEA, MapGeometry, Region, Style
@@ -55,7 +56,7 @@ def read_geometry(r, section) -> MapGeometry | None:
     layout = layouts[0]
     errors_before = v.error_count(r)
     style = read_style(r, section.get("style"), at("style")) if "style" in section else Style()
-    blocked, cells = [], []
+    blocked, cells, grid = [], [], None
     if layout in ("hexes", "squares"):
         result = read_grid(r, section[layout], layout, at(layout))
         if result is None:
@@ -83,10 +84,13 @@ def read_geometry(r, section) -> MapGeometry | None:
         cells = [(terrain, ring) for terrain, ring in cells
                  if not any(box.contains(shapely.Polygon(ring).centroid) for box in boxes)]
     warn_close_colors(r, style, regions, blocked)
+    features = read_features(r, section["lines"], at("lines"), regions, grid) if "lines" in section else []
+    if v.error_count(r) > errors_before:
+        return None
     if style.unit_scale is None:
         style = _with_unit_scale(style, cell_size)
     return MapGeometry(layout, width, height, regions, ordered_connections(pairs, names), style, blocked,
-                       cell_size, "sea" if layout == "sites" else "none", at(layout), cells)
+                       cell_size, "sea" if layout == "sites" else "none", at(layout), cells, features)
 
 
 def _boxes_for_lone_territories(regions: list[Region], pairs) -> list[Region]:

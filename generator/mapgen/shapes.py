@@ -51,13 +51,14 @@ class Region:
 
 @dataclass(frozen=True)
 class Feature:
-    """A named line (an open path) or area (a closed outline) drawn over the map, in pixels."""
+    """A named line (open paths) or area (closed outlines) drawn over the map, in pixels."""
 
     name: str
     kind: str  # line | area
-    points: tuple[tuple[int, int], ...]
+    paths: tuple[tuple[tuple[int, int], ...], ...]
     color: str  # RRGGBB
     dashed: bool = False
+    width: int = 4
     pos: Position | None = None
 
 

@@ -13,7 +13,7 @@ from generator.read.safexml import is_bare_file_name
 
 # Keys of the `map:` section that describe generated geometry (generator.mapgen reads them).
 GEOMETRY_KEYS: tuple[str, ...] = ("hexes", "squares", "sites", "polygons", "extraConnections", "blockedConnections",
-                                  "style")
+                                  "style", "lines")
 
 TOP_LEVEL_KEYS = (
     "info", "doctype", "loader", "triplea", "diceSides", "variables", "map", "resources", "players", "alliances",
