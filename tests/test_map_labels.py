@@ -1,5 +1,5 @@
 """Names on generated maps: for the hex scenarios, no name box overlaps another name, a unit
-spot or a capital marker, and each name's font is fitted to its territory."""
+spot or a capital or victory-city marker, and each name's font is fitted to its territory."""
 from __future__ import annotations
 
 import itertools
@@ -32,15 +32,16 @@ def test_no_label_overlaps_another_label(placed):
     assert clashes == []
 
 
-def test_no_label_overlaps_a_unit_spot_or_a_capital_marker(placed):
+def test_no_label_overlaps_a_unit_spot_or_a_marker(placed):
     geometry, places = placed
     unit, marker = unit_size(geometry), marker_size(geometry)
     things = []
     for name, layout in places.items():
         things += [(name, "units", (x, y, x + unit, y + unit)) for x, y in layout.spots]
-        if layout.marker:
-            x, y = layout.marker
-            things.append((name, "marker", (x, y, x + marker, y + marker)))
+        for kind, corner in (("capital", layout.marker), ("victory city", layout.vc)):
+            if corner:
+                x, y = corner
+                things.append((name, kind, (x, y, x + marker, y + marker)))
     clashes = [(name, owner, kind) for name, layout in places.items() for owner, kind, box in things
                if _overlap(layout.label_box, box)]
     assert clashes == []

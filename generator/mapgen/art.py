@@ -424,3 +424,14 @@ def _star(draw: ImageDraw.ImageDraw, cx: float, cy: float, radius: float, color)
         r = radius if index % 2 == 0 else radius * 0.42
         points.append((cx + r * math.cos(angle), cy - r * math.sin(angle)))
     draw.polygon(points, fill=color)
+
+
+def victory_city_marker(size: int) -> bytes:
+    """misc/vc.png, sized like the capital marker: a gold star with a dark edge on a white disc."""
+    image = Image.new("RGBA", (size, size), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    draw.ellipse((0, 0, size - 1, size - 1), fill=(255, 255, 255, 235), outline=(40, 40, 40, 255),
+                 width=max(1, size // 14))
+    _star(draw, size / 2 + 0.5, size / 2 + size * 0.04, size * 0.42, (40, 40, 40, 255))
+    _star(draw, size / 2 + 0.5, size / 2 + size * 0.04, size * 0.34, (230, 180, 20, 255))
+    return png_bytes(image)

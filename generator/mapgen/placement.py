@@ -35,6 +35,7 @@ class Layout:
     font_size: int = 0  # the label's font size, fitted to the territory (0: the style's)
     label_box: tuple[float, float, float, float] = (0, 0, 0, 0)  # the drawn label, name and production
     marker: tuple[int, int] | None = None  # top-left of the capital marker (capitols.txt)
+    vc: tuple[int, int] | None = None  # top-left of the victory-city marker (vc.txt)
 
 
 MIN_FONT = 7
@@ -82,17 +83,25 @@ def layout_region(shape: BaseGeometry, name: str, unit: int, label_size, marker:
         # No room beside the name (a small hex): cover as little of it as possible.
         best_spots = _pick(candidates, center, unit, [box], soft=True) or (
             (center[0] - unit // 2, center[1] - unit // 2),)
-    marker_at = None
+    marker_at = vc_at = None
     if marker:
-        taken = [box] + [(x, y, x + unit, y + unit) for x, y in best_spots[:1]]
+        # The capital marker, then the victory-city marker: clear of the name, the first unit spot and
+        # each other where there is room; clear of the name at least.
         marker_candidates = _candidates(inside, marker, center)
-        chosen = _pick(marker_candidates, center, marker, taken, limit=1)
-        if not chosen:
-            chosen = _pick(marker_candidates, center, marker, [box], limit=1)
-        marker_at = chosen[0] if chosen else (center[0] - marker // 2, center[1] - marker // 2)
+        first_spot = [(x, y, x + unit, y + unit) for x, y in best_spots[:1]]
+        placed_markers: list = []
+        for _ in range(2):
+            chosen = ()
+            for avoid in ([box] + first_spot + placed_markers, [box] + placed_markers, [box]):
+                chosen = _pick(marker_candidates, center, marker, avoid, limit=1)
+                if chosen:
+                    break
+            at = chosen[0] if chosen else (center[0] - marker // 2, center[1] - marker // 2)
+            placed_markers.append((at[0], at[1], at[0] + marker, at[1] + marker))
+        marker_at, vc_at = (tuple(int(v) for v in b[:2]) for b in placed_markers)
     text_width = len(name) * ENGINE_CHAR_WIDTH
     name_place = (int(best_label[0] - text_width / 2), int(best_label[1] + ENGINE_ASCENT / 2))
-    return Layout(center, best_label, name_place, best_spots, size, box, marker_at)
+    return Layout(center, best_label, name_place, best_spots, size, box, marker_at, vc_at)
 
 
 def _label_and_spots(inside, part, center, name, label_size, max_font, candidates, unit, height):
@@ -134,9 +143,10 @@ def separate_labels(layouts: dict[str, Layout], unit: int, marker: int, label_si
     taken = []
     for layout in layouts.values():
         taken += [(x, y, x + unit, y + unit) for x, y in layout.spots]
-        if layout.marker:
-            x, y = layout.marker
-            taken.append((x, y, x + marker, y + marker))
+        for corner in (layout.marker, layout.vc):
+            if corner is not None:
+                x, y = corner
+                taken.append((x, y, x + marker, y + marker))
     taken_boxes = np.array(taken, dtype=float).reshape(-1, 4)
     placed: list[tuple[float, float, float, float]] = []
     result = dict(layouts)
@@ -148,7 +158,7 @@ def separate_labels(layouts: dict[str, Layout], unit: int, marker: int, label_si
             if moved:
                 label, box, size = moved
                 result[name] = Layout(layout.center, label, layout.name_place, layout.spots, size, box,
-                                      layout.marker)
+                                      layout.marker, layout.vc)
         placed.append(box)
     return result
 

@@ -206,6 +206,9 @@ def map_folder_files(game: m.Game, map_name: str, game_file: str, xml_bytes: byt
                                                 ).encode("utf-8"),
         content + "capitols.txt": points_text([(r.name, [places[r.name].marker]) for r in geometry.regions
                                                if places[r.name].marker]).encode("utf-8"),
+        content + "vc.txt": points_text([(r.name, [places[r.name].vc]) for r in geometry.regions
+                                         if places[r.name].vc]).encode("utf-8"),
+        content + "misc/vc.png": art.victory_city_marker(marker_size(geometry)),
         content + "map.properties": env.get_template("map/map.properties.j2").render(
             width=geometry.width, height=geometry.height, unit_scale=geometry.style.unit_scale,
             impassable=geometry.style.impassable,
