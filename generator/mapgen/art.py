@@ -98,6 +98,7 @@ def render_layers(geometry: MapGeometry, layouts: dict[str, Layout],
         elif not region.water:
             _outline(ink, region.shape, border, 2)
     _coasts(ink, geometry, _mix(colors[SEA], (0, 0, 0), 0.55) + (255,))
+    _barriers(ink, geometry, colors[SEA])
     features.draw_features(ink, geometry)
     if style.labels:
         for region in geometry.regions:
@@ -149,6 +150,20 @@ def _box_frame(draw: ImageDraw.ImageDraw, shape, color) -> None:
     draw.rectangle((x0, y0, x1, y1), outline=color + (255,), width=3)
     if x1 - x0 > 12 and y1 - y0 > 12:
         draw.rectangle((x0 + 5, y0 + 5, x1 - 5, y1 - 5), outline=color + (150,), width=1)
+
+
+def _barriers(draw: ImageDraw.ImageDraw, geometry: MapGeometry, sea) -> None:
+    """Borders the spec blocks (a strait, a river): a band of water with dark banks."""
+    for first, second in geometry.barriers:
+        a, b = geometry.region(first), geometry.region(second)
+        if a is None or b is None:
+            continue
+        shared = a.shape.boundary.intersection(b.shape.boundary)
+        for part in shapely.get_parts(shared):
+            if part.geom_type == "LineString" and part.length >= 2:
+                points = [tuple(map(int, c)) for c in part.coords]
+                draw.line(points, fill=_mix(sea, (0, 0, 0), 0.55) + (255,), width=7, joint="curve")
+                draw.line(points, fill=sea + (255,), width=4, joint="curve")
 
 
 def _fill(draw: ImageDraw.ImageDraw, shape, color, canvas) -> None:

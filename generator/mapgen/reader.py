@@ -19,7 +19,7 @@ from generator.mapgen.topology import ordered_connections
 
 LAYOUT_KEYS = ("hexes", "squares", "sites", "polygons")
 STYLE_KEYS = ("land", "sea", "impassable", "background", "border", "label", "seaLabel", "labels",
-              "production", "fontSize", "unitScale", "unitImages", "players")
+              "production", "fontSize", "unitScale", "unitImages", "players", "boxes")
 _STYLE_COLORS = {"land": "land", "sea": "sea", "impassable": "impassable", "background": "background",
                  "border": "border", "label": "label", "seaLabel": "sea_label"}
 # The unit scales map makers use; the engine's unit images are 48 pixels before scaling.
@@ -75,9 +75,12 @@ def read_geometry(r, section) -> MapGeometry | None:
         r.error(v.NO_LAYOUT, "the map has no territories", at(layout), "mark some cells as land or sea")
         return None
     names = [region.name for region in regions]
+    touching = set(pairs)
     pairs = _override_connections(r, section, pairs, set(names))
+    barriers = sorted(touching - pairs)
     if v.error_count(r) > errors_before or style is None:
         return None
+    _warn_lone_territories(r, regions, pairs, style, at(layout))
     regions = _boxes_for_lone_territories(regions, pairs)
     boxes = [region.shape for region in regions if region.box]
     if boxes:  # a box shows no cells
@@ -90,7 +93,25 @@ def read_geometry(r, section) -> MapGeometry | None:
     if style.unit_scale is None:
         style = _with_unit_scale(style, cell_size)
     return MapGeometry(layout, width, height, regions, ordered_connections(pairs, names), style, blocked,
-                       cell_size, "sea" if layout == "sites" else "none", at(layout), cells, features)
+                       cell_size, "sea" if layout == "sites" else "none", at(layout), cells, features, barriers)
+
+
+def _warn_lone_territories(r, regions: list[Region], pairs, style: Style, pos: Position) -> None:
+    """A territory that borders nothing can never be entered or left; fine for an off-map box
+    declared in style boxes:, a slip otherwise (a cell cut off by impassable ground or off-map
+    cells, a site on an islet)."""
+    linked = {name for pair in pairs for name in pair}
+    declared = set(style.boxes)
+    for name in style.boxes:
+        if name not in {region.name for region in regions}:
+            r.error(v.BAD_VALUE, f"style boxes: no territory {name!r} on the map", style.boxes_pos or pos,
+                    "list off-map boxes by the names the map generates")
+    for region in regions:
+        if region.name not in linked and region.name not in declared:
+            r.collector.warning(v.NO_NEIGHBOUR, f"territory {region.name} borders no other territory, so no unit "
+                                "can enter or leave it", region.pos or pos,
+                                "if it is an off-map box, list it in style: boxes: [...]; else join it with "
+                                "extraConnections or give it a neighbouring cell")
 
 
 def _boxes_for_lone_territories(regions: list[Region], pairs) -> list[Region]:
@@ -165,6 +186,10 @@ def read_style(r, data, pos: Position) -> Style | None:
         for player, colour in players.items())
     if v.error_count(r) > errors_before:
         return None
+    if "boxes" in section:
+        boxes = r.sequence(section["boxes"], "style boxes", at("boxes")) or []
+        fields["boxes"] = tuple(str(name) for name in boxes)
+        fields["boxes_pos"] = at("boxes")
     fields["player_positions"] = tuple((str(player), players.position_of(player)) for player in players)
     return Style(**fields)
 

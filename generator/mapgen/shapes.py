@@ -30,6 +30,8 @@ class Style:
     unit_images: bool = True
     player_colors: tuple[tuple[str, str], ...] = ()  # (player, RRGGBB) from the spec
     player_positions: tuple[tuple[str, Position], ...] = field(default=(), compare=False)  # for warnings
+    boxes: tuple[str, ...] = ()  # territories declared as off-map boxes (no neighbours expected)
+    boxes_pos: Position | None = field(default=None, compare=False)
 
 
 @dataclass
@@ -82,6 +84,9 @@ class MapGeometry:
     cells: list[tuple[str, tuple[tuple[int, int], ...]]] = field(default_factory=list)
     # Named lines and areas from the spec (pact lines, fronts, zones), drawn with a legend.
     features: list["Feature"] = field(default_factory=list)
+    # Neighbours whose connection the spec blocks (blockedConnections: rivers, straits): their
+    # shared border is drawn as water.
+    barriers: list[tuple[str, str]] = field(default_factory=list)
 
     def region(self, name: str) -> Region | None:
         for region in self.regions:
