@@ -42,6 +42,11 @@ def font(size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.load_default(size)
 
 
+@lru_cache(maxsize=65536)
+def text_width(text: str, size: int) -> float:
+    return font(size).getlength(text)
+
+
 def png_bytes(image: Image.Image) -> bytes:
     buffer = io.BytesIO()
     image.save(buffer, **PNG_OPTIONS)
@@ -215,7 +220,7 @@ def label_height(size: int, with_value: bool) -> float:
 def label_size(name: str, style, with_value: bool, size: int | None = None) -> tuple[float, float]:
     """Width and height of a name label on the map art (and of the production line under it)."""
     size = size or style.font_size
-    width = font(size).getlength(name) + 2  # the halo
+    width = text_width(name, size) + 2  # the halo
     return width, label_height(size, with_value and style.production)
 
 

@@ -53,9 +53,10 @@ def label_box(label: tuple[float, float], name: str, label_width: float, label_h
 
 
 def layout_region(shape: BaseGeometry, name: str, unit: int, label_size, marker: int = 0,
-                  max_font: int = 14) -> Layout:
+                  max_font: int = 14, cache: dict | None = None) -> Layout:
     """label_size: a function from a font size to the label's (width, height); the largest size
-    (down to MIN_FONT) whose label fits inside the territory is used."""
+    (down to MIN_FONT) whose label fits inside the territory is used. cache: a dict shared by the
+    territories of one map, to reuse work on repeated cell shapes."""
     part = largest_part(shape)
     inside = part.buffer(-1.0) if part.area > 64 else part
     if inside.is_empty:
@@ -66,7 +67,7 @@ def layout_region(shape: BaseGeometry, name: str, unit: int, label_size, marker:
     if not part.contains(shapely.Point(center)):
         rep = part.representative_point()
         center = (int(round(rep.x)), int(round(rep.y)))
-    candidates = _candidates(inside, unit, center)
+    candidates = _candidates(inside, unit, center, cache)
     height = part.bounds[3] - part.bounds[1]
     size, best_label, best_spots = _label_and_spots(inside, part, center, name, label_size, max_font, candidates,
                                                     unit, height)
@@ -87,7 +88,7 @@ def layout_region(shape: BaseGeometry, name: str, unit: int, label_size, marker:
     if marker:
         # The capital marker, then the victory-city marker: clear of the name, the first unit spot and
         # each other where there is room; clear of the name at least.
-        marker_candidates = _candidates(inside, marker, center)
+        marker_candidates = _candidates(inside, marker, center, cache)
         first_spot = [(x, y, x + unit, y + unit) for x, y in best_spots[:1]]
         placed_markers: list = []
         for _ in range(2):
@@ -228,8 +229,20 @@ def _fitted_label(inside: BaseGeometry, center: tuple[int, int], name: str, labe
     return int(round(best[0])), int(round(best[1]))
 
 
-def _candidates(inside: BaseGeometry, unit: int, center: tuple[int, int]) -> np.ndarray:
-    """Top-left corners of unit boxes that lie wholly inside, on a grid through the centre."""
+def _candidates(inside: BaseGeometry, unit: int, center: tuple[int, int], cache: dict | None) -> np.ndarray:
+    """Top-left corners of unit boxes that lie wholly inside, on a grid through the centre.
+    Remembered (in the map's cache) by the outline relative to its corner: a grid's cells repeat."""
+    if cache is None:
+        return _grid_candidates(inside, unit, center)
+    minx, miny = int(inside.bounds[0]), int(inside.bounds[1])
+    outline = shapely.get_coordinates(inside) - (minx, miny)
+    key = (unit, center[0] - minx, center[1] - miny, outline.tobytes())
+    if key not in cache:
+        cache[key] = _grid_candidates(inside, unit, center) - (minx, miny)
+    return cache[key] + (minx, miny)
+
+
+def _grid_candidates(inside: BaseGeometry, unit: int, center: tuple[int, int]) -> np.ndarray:
     minx, miny, maxx, maxy = inside.bounds
     step = max(2, unit // 4)
     while ((maxx - minx) / step) * ((maxy - miny) / step) > MAX_CANDIDATES:
@@ -264,16 +277,17 @@ def _pick(candidates: np.ndarray, center: tuple[int, int], unit: int, avoid: lis
         overlap_y = np.clip(np.minimum(candidates[:, 1] + unit, box[3]) - np.maximum(candidates[:, 1], box[1]), 0,
                             None)
         overlap += overlap_x * overlap_y
+    if not soft:
+        keep = overlap == 0
+        candidates, distance, overlap = candidates[keep], distance[keep], overlap[keep]
     order = np.lexsort((candidates[:, 0], candidates[:, 1], distance, overlap if soft else np.zeros(len(overlap))))
+    xs, ys = candidates[order, 0], candidates[order, 1]
+    alive = np.ones(len(order), dtype=bool)
     chosen: list[tuple[int, int]] = []
-    gap = 2
-    for index in order:
-        x, y = int(candidates[index, 0]), int(candidates[index, 1])
-        if overlap[index] > 0 and not soft:
-            continue
-        if any(abs(x - px) < unit + gap and abs(y - py) < unit + gap for px, py in chosen):
-            continue
+    reach = unit + 2  # boxes keep a 2-pixel gap
+    while len(chosen) < limit and alive.any():
+        first = int(np.argmax(alive))  # the nearest box still free
+        x, y = int(xs[first]), int(ys[first])
         chosen.append((x, y))
-        if len(chosen) == limit:
-            break
+        alive &= (np.abs(xs - x) >= reach) | (np.abs(ys - y) >= reach)
     return tuple(chosen)

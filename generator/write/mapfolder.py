@@ -82,9 +82,10 @@ def layouts(geometry: MapGeometry, production: dict[str, int]) -> dict[str, Layo
     def size_of(name: str, font_size: int) -> tuple[float, float]:
         return art.label_size(name, style, production.get(name, 0) > 0, font_size)
 
+    cache: dict = {}
     placed = {region.name: layout_region(region.shape, region.name, unit,
                                          lambda font_size, name=region.name: size_of(name, font_size),
-                                         0 if region.water else marker, style.font_size)
+                                         0 if region.water else marker, style.font_size, cache)
               for region in geometry.regions}
     return separate_labels(placed, unit, marker, size_of)
 
