@@ -89,11 +89,12 @@ def layout_region(shape: BaseGeometry, name: str, unit: int, label_size, marker:
         # The capital marker, then the victory-city marker: clear of the name, the first unit spot and
         # each other where there is room; clear of the name at least.
         marker_candidates = _candidates(inside, marker, center, cache)
-        first_spot = [(x, y, x + unit, y + unit) for x, y in best_spots[:1]]
+        spot_boxes = [(x, y, x + unit, y + unit) for x, y in best_spots]
         placed_markers: list = []
         for _ in range(2):
             chosen = ()
-            for avoid in ([box] + first_spot + placed_markers, [box] + placed_markers, [box]):
+            for avoid in ([box] + spot_boxes + placed_markers, [box] + spot_boxes[:1] + placed_markers,
+                          [box] + placed_markers, [box]):
                 chosen = _pick(marker_candidates, center, marker, avoid, limit=1)
                 if chosen:
                     break
