@@ -271,13 +271,11 @@ def _pick(candidates: np.ndarray, center: tuple[int, int], unit: int, avoid: lis
         return ()
     mid = candidates + unit / 2
     distance = (mid[:, 0] - center[0]) ** 2 + (mid[:, 1] - center[1]) ** 2
-    overlap = np.zeros(len(candidates))
-    for box in avoid:
-        overlap_x = np.clip(np.minimum(candidates[:, 0] + unit, box[2]) - np.maximum(candidates[:, 0], box[0]), 0,
-                            None)
-        overlap_y = np.clip(np.minimum(candidates[:, 1] + unit, box[3]) - np.maximum(candidates[:, 1], box[1]), 0,
-                            None)
-        overlap += overlap_x * overlap_y
+    boxes = np.array(avoid, dtype=float).reshape(-1, 4)
+    x, y = candidates[:, 0:1], candidates[:, 1:2]
+    overlap_x = np.clip(np.minimum(x + unit, boxes[:, 2]) - np.maximum(x, boxes[:, 0]), 0, None)
+    overlap_y = np.clip(np.minimum(y + unit, boxes[:, 3]) - np.maximum(y, boxes[:, 1]), 0, None)
+    overlap = (overlap_x * overlap_y).sum(axis=1)
     if not soft:
         keep = overlap == 0
         candidates, distance, overlap = candidates[keep], distance[keep], overlap[keep]
