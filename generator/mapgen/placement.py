@@ -19,6 +19,7 @@ from shapely.geometry.base import BaseGeometry
 from shapely.ops import polylabel
 
 MAX_SPOTS = 8
+STACKED_SPOTS = 3  # spots a small territory gets, stacked if they do not fit side by side
 WANTED_SPOTS = 6
 MAX_CANDIDATES = 20_000
 # The 1.9 client writes names in a 12 pt bold font; about 7 pixels a character.
@@ -84,6 +85,12 @@ def layout_region(shape: BaseGeometry, name: str, unit: int, label_size, marker:
         # No room beside the name (a small hex): cover as little of it as possible.
         best_spots = _pick(candidates, center, unit, [box], soft=True) or (
             (center[0] - unit // 2, center[1] - unit // 2),)
+    elif len(best_spots) < STACKED_SPOTS:
+        # A small territory: further unit types would overflow to the right, over the neighbours'
+        # names; stack them instead, a quarter of a counter apart, as on a wargame map.
+        stacked = _pick(candidates, center, unit, [box], limit=STACKED_SPOTS - len(best_spots),
+                        reach=max(2, unit // 4), taken=best_spots)
+        best_spots = best_spots + stacked
     marker_at = vc_at = None
     if marker:
         # The capital marker, then the victory-city marker: clear of the name, the first unit spot and
@@ -264,7 +271,8 @@ def _grid_candidates(inside: BaseGeometry, unit: int, center: tuple[int, int]) -
 
 
 def _pick(candidates: np.ndarray, center: tuple[int, int], unit: int, avoid: list,
-          soft: bool = False, limit: int = MAX_SPOTS) -> tuple[tuple[int, int], ...]:
+          soft: bool = False, limit: int = MAX_SPOTS, reach: int | None = None,
+          taken: tuple = ()) -> tuple[tuple[int, int], ...]:
     """Non-overlapping unit boxes, nearest the centre first, clear of the boxes to avoid (or, soft,
     least over them)."""
     if not len(candidates):
@@ -283,7 +291,9 @@ def _pick(candidates: np.ndarray, center: tuple[int, int], unit: int, avoid: lis
     xs, ys = candidates[order, 0], candidates[order, 1]
     alive = np.ones(len(order), dtype=bool)
     chosen: list[tuple[int, int]] = []
-    reach = unit + 2  # boxes keep a 2-pixel gap
+    reach = reach or unit + 2  # boxes keep a 2-pixel gap (stacked ones: a part of a counter apart)
+    for x, y in taken:  # spots already given: none closer than reach to them
+        alive &= (np.abs(xs - x) >= reach) | (np.abs(ys - y) >= reach)
     while len(chosen) < limit and alive.any():
         first = int(np.argmax(alive))  # the nearest box still free
         x, y = int(xs[first]), int(ys[first])
