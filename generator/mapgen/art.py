@@ -12,6 +12,7 @@ import io
 import math
 from functools import lru_cache
 
+import numpy as np
 import shapely
 from PIL import Image, ImageDraw, ImageFont
 from shapely.geometry import Polygon
@@ -83,6 +84,7 @@ def render_layers(geometry: MapGeometry, layouts: dict[str, Layout],
     regions = sorted(geometry.regions, key=lambda region: -region.shape.area)
     for region in regions:
         _fill(draw, region.shape, colors[region.terrain], canvas)
+    _waves(draw, [region.shape for region in regions if region.water], colors[SEA], geometry.cell_size)
     overlay = Image.new("RGBA", (geometry.width, geometry.height), (0, 0, 0, 0))
     ink = ImageDraw.Draw(overlay)
     features.draw_area_tints(ink, geometry)
@@ -169,6 +171,29 @@ def _barriers(draw: ImageDraw.ImageDraw, geometry: MapGeometry, sea) -> None:
                 points = [tuple(map(int, c)) for c in part.coords]
                 draw.line(points, fill=_mix(sea, (0, 0, 0), 0.55) + (255,), width=7, joint="curve")
                 draw.line(points, fill=sea + (255,), width=4, joint="curve")
+
+
+def _waves(draw: ImageDraw.ImageDraw, seas, color, cell_size: float) -> None:
+    """Relief for the sea (which the client shows from the base tiles): small wave marks on a
+    staggered grid, a shade lighter than the water."""
+    if not seas:
+        return
+    water = shapely.union_all(seas)
+    step = max(18, int(cell_size / 2.5))
+    minx, miny, maxx, maxy = (int(b) for b in water.bounds)
+    ys = np.arange(miny + step // 2, maxy, step)
+    xs = np.arange(minx + step // 2, maxx, step)
+    if not len(xs) or not len(ys):
+        return
+    gx, gy = np.meshgrid(xs, ys)
+    gx = gx + (np.arange(len(ys))[:, None] % 2) * (step // 2)  # every other row shifted: staggered
+    px, py = gx.ravel(), gy.ravel()
+    half = max(3, step // 5)
+    inside = shapely.contains_xy(water, px - half, py) & shapely.contains_xy(water, px + half, py)
+    shade = _mix(color, (255, 255, 255), 0.22)
+    for x, y in zip(px[inside].tolist(), py[inside].tolist()):
+        draw.arc((x - half, y - half // 2, x, y + half // 2), 200, 340, fill=shade, width=1)
+        draw.arc((x, y - half // 2, x + half, y + half // 2), 200, 340, fill=shade, width=1)
 
 
 def _fill(draw: ImageDraw.ImageDraw, shape, color, canvas) -> None:
