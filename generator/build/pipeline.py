@@ -117,6 +117,9 @@ def load_spec(spec_path: str | os.PathLike, _mods_within: tuple[Path, ...] = ())
     if not collector.has_errors:
         check_asset_names(assets, game, source, collector)
         collector.diagnostics += unused_text_warnings(game, assets, source)
+        if game.geometry is not None:  # a generated map: each player's land should hang together
+            from generator.mapgen.checks import split_land_warnings
+            collector.diagnostics += split_land_warnings(game)
     collector.raise_if_errors()
     return LoadedSpec(path, game, collector.diagnostics, records, engine, base_path, assets)
 

@@ -151,7 +151,8 @@ MAP = _section("map", "territories and connections, or a geometry to generate th
                Key("connections", ListOf(PAIR), "connections: [a, b]"),
                Key("removeConnections", ListOf(PAIR), "connections of a grid to leave out"),
                *(Key(name, Free("see Drawing a map"), GEOMETRY_DOC) for name in (
-                   "hexes", "squares", "sites", "polygons", "extraConnections", "blockedConnections", "style")))
+                   "hexes", "squares", "sites", "polygons", "extraConnections", "blockedConnections", "style",
+                   "lines")))
 GEOMETRY_KEYS: tuple[str, ...] = MAP.names[4:]
 ENGINES = ("1.9", "current")
 VARIABLE = _section("variable", "a variable in the list form (the mapping form: name → [elements])",
