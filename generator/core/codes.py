@@ -203,6 +203,10 @@ _ALL = (
                                 "not 1–3 letters or digits"),
     Code("TG456", WARNING, INPUT, "`assets:` sets a colour or flag the map folder has already; the map's is kept "
                                   "(warning)"),
+    Code("TG460", WARNING, GEOMETRY, "two players' colours, or a player's and the sea's, impassable ground's or unowned land's, too close to tell apart (a warning)"),
+    Code("TG461", ERROR, GEOMETRY, "a bad `lines:` entry: unknown territory or cell, no or two forms, sides that share no border"),
+    Code("TG463", WARNING, GEOMETRY, "a territory that borders no other territory and is not declared in `style: boxes:` (a warning)"),
+    Code("TG464", WARNING, GEOMETRY, "a player's starting land in pieces that neither land nor sea joins (a warning)"),
     Code("TG501", ERROR, GEOMETRY, "no layout, two layouts, or no territories"),
     Code("TG502", ERROR, GEOMETRY, "terrain mask rows/columns do not match the grid"),
     Code("TG503", ERROR, GEOMETRY, "a terrain character the legend does not define"),
@@ -220,10 +224,6 @@ _ALL = (
                                    "territories that do not touch)", mixed=True),
     Code("TG515", ERROR, GEOMETRY, "a site or polygon left without area"),
     Code("TG520", ERROR, GEOMETRY, "mapName not the map folder's name; impassable territory without isImpassable"),
-    Code("TG460", WARNING, GEOMETRY, "two players' colours, or a player's and the sea's, impassable ground's or unowned land's, too close to tell apart (a warning)"),
-    Code("TG461", ERROR, GEOMETRY, "a bad `lines:` entry: unknown territory or cell, no or two forms, sides that share no border"),
-    Code("TG463", WARNING, GEOMETRY, "a territory that borders no other territory and is not declared in `style: boxes:` (a warning)"),
-    Code("TG464", WARNING, GEOMETRY, "a player's starting land in pieces that neither land nor sea joins (a warning)"),
 )
 
 CODES: dict[str, Code] = {entry.code: entry for entry in _ALL}

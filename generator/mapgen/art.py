@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import io
 import math
-from functools import lru_cache
 
 import numpy as np
 import shapely
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 from shapely.geometry import Polygon
 
 from generator.core.progress import progress
 from generator.mapgen import colors, features
+from generator.mapgen.fonts import font, text_width
 from generator.mapgen.placement import Layout
 from generator.mapgen.shapes import IMPASSABLE, LAND, SEA, MapGeometry
 
@@ -36,16 +36,6 @@ def rgb(hex_color: str) -> tuple[int, int, int]:
 
 def _mix(color: tuple[int, int, int], other: tuple[int, int, int], amount: float) -> tuple[int, int, int]:
     return tuple(int(round(a + (b - a) * amount)) for a, b in zip(color, other))
-
-
-@lru_cache(maxsize=64)
-def font(size: int) -> ImageFont.FreeTypeFont:
-    return ImageFont.load_default(size)
-
-
-@lru_cache(maxsize=65536)
-def text_width(text: str, size: int) -> float:
-    return font(size).getlength(text)
 
 
 def png_bytes(image: Image.Image) -> bytes:

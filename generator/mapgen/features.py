@@ -18,6 +18,7 @@ from shapely.ops import linemerge, polylabel
 
 from generator.core.diagnostics import Position
 from generator.mapgen import values as v
+from generator.mapgen.fonts import font
 from generator.mapgen.grids import parse_cell_id
 from generator.mapgen.shapes import Feature, MapGeometry
 
@@ -182,7 +183,6 @@ def legend_box(geometry: MapGeometry) -> tuple[int, int, int, int] | None:
     (the bottom right corner when several places are equally free)."""
     if not geometry.features:
         return None
-    from generator.mapgen.art import font  # the art module draws with the same bundled font
 
     width = 52 + max(int(font(LEGEND_FONT).getlength(f.name)) for f in geometry.features) + 10
     height = 24 + 18 * len(geometry.features)
@@ -202,7 +202,6 @@ def draw_legend(draw: ImageDraw.ImageDraw, geometry: MapGeometry) -> None:
     box = legend_box(geometry)
     if box is None:
         return
-    from generator.mapgen.art import font
 
     x0, y0, x1, y1 = box
     draw.rectangle(box, fill=(250, 248, 240, 255), outline=(30, 30, 30, 255), width=2)
