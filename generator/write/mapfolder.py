@@ -13,6 +13,7 @@ import json
 from markupsafe import Markup
 
 from generator.model import game as m
+from generator.model.units import unit_factors, unit_kinds
 from generator.core.diagnostics import Diagnostic, DiagnosticError, Position
 from generator.render.templates import environment
 from generator.write.writer import safe_name
@@ -28,7 +29,6 @@ PALETTE = ("B22222", "1E5AA8", "2E8B57", "D4A017", "6A3D9A", "E07B24", "008B8B",
            "F0F0F0", "9ACD32", "000080", "2F2F2F")
 NEUTRAL_UNITS = "9E9E9E"
 LAYOUT_WORDS = {"hexes": "hex", "squares": "square grid", "sites": "region", "polygons": "hand-drawn"}
-BUILDING_OPTIONS = ("isFactory", "isInfrastructure", "canProduceUnits", "isConstruction")
 
 
 def territory_options(game: m.Game, option: str) -> dict[str, str]:
@@ -123,42 +123,6 @@ def _java_properties_key(key: str) -> str:
     return "".join(escaped)
 
 
-def _unit_options(game: m.Game) -> dict[str, dict[str, str]]:
-    """Each unit type's unitAttachment options (the last value of an option wins)."""
-    options: dict[str, dict[str, str]] = {unit.name: {} for unit in game.units or []}
-    for attachment in game.attachments or []:
-        if attachment.name == "unitAttachment" and attachment.attach_to in options:
-            options[attachment.attach_to].update({o.name: o.value for o in attachment.options})
-    return options
-
-
-def _unit_kinds(game: m.Game) -> dict[str, tuple[str, bool]]:
-    """Each unit type's picture kind (land, sea, air, building) and whether it can be damaged."""
-    kinds = {}
-    for unit_name, options in _unit_options(game).items():
-        if options.get("isSea") == "true":
-            kind = "sea"
-        elif options.get("isAir") == "true":
-            kind = "air"
-        elif any(options.get(name) == "true" for name in BUILDING_OPTIONS):
-            kind = "building"
-        else:
-            kind = "land"
-        hit_points = options.get("hitPoints") or "1"
-        damaged = (hit_points.isdigit() and int(hit_points) > 1) or options.get("canBeDamaged") == "true"
-        kinds[unit_name] = (kind, damaged)
-    return kinds
-
-
-def unit_factors(game: m.Game) -> dict[str, tuple[int, int, int]]:
-    """Each unit type's attack, defense and movement, from its unitAttachment (0 when not given)."""
-    factors = {}
-    for unit_name, options in _unit_options(game).items():
-        factors[unit_name] = tuple(int(options[key]) if str(options.get(key, "")).lstrip("-").isdigit() else 0
-                                   for key in ("attack", "defense", "movement"))
-    return factors
-
-
 def _unit_and_flag_images(game: m.Game, colors: list[tuple[str, str]], marker: int) -> dict[str, bytes]:
     files = {}
     owners = dict(colors[:-1])
@@ -166,7 +130,7 @@ def _unit_and_flag_images(game: m.Game, colors: list[tuple[str, str]], marker: i
     if any(p.owner in (None, "Neutral") for p in placements):
         owners["Neutral"] = NEUTRAL_UNITS
     # A name that is not a plain file name cannot be looked up as a file; the engine shows no image then.
-    kinds = {unit: kind for unit, kind in _unit_kinds(game).items() if safe_name(unit, "") == unit}
+    kinds = {unit: kind for unit, kind in unit_kinds(game).items() if safe_name(unit, "") == unit}
     factors = unit_factors(game)
     for player, colour in owners.items():
         if safe_name(player, "") != player:
