@@ -11,7 +11,22 @@ macro folder. A template starts with a header comment declaring its parameters:
     ---#}
 
 Parameter types name what the value refers to, so that a wrong name is caught at
-the rule's YAML line with a suggestion, before anything is rendered. The header
+the rule's YAML line with a suggestion, before anything is rendered. A mapping
+declares what it holds, so that the loader checks it and the template need not:
+
+      groups: {type: mapping, keys: player, values: players}      # {Germans: [Italians]}
+      effects:
+        type: mapping
+        keys: string
+        nonempty: true                                             # at least one entry
+        values:                                                    # each value a record:
+          type: mapping
+          what: effect                                             # its name in messages
+          example: "{gift: {infantry: 1}}"
+          one_of: [gift, resource]                                 # needs one of these keys
+          fields: {gift: unit_counts, resource: int,               # the keys it may have
+                   territory_properties: {type: mapping, needs: territories}, territories: territories}
+ The header
 may also carry `note:` (text for the game notes of every rule using the macro)
 and `conditions: true` (the macro takes the standard condition parameters,
 CONDITION_PARAMS, handed to the template as `condition`). Files whose names
@@ -21,7 +36,7 @@ from __future__ import annotations
 import os
 import re
 import stat
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -54,10 +69,21 @@ PARAM_TYPES = {
 
 @dataclass
 class Param:
+    """A macro parameter as its header declares it; a mapping may also declare what it holds:
+    the type of its keys and of its values, or (a record) the keys it may have, each typed."""
+
     name: str
     type: str
     default: object = NO_DEFAULT
     doc: str = ""
+    keys: str | None = None  # mapping: the type every key must have (a one-value type: player, unit, string ...)
+    values: Param | None = None  # mapping: the declaration every value must meet
+    fields: dict[str, Param] | None = None  # a record: the keys it may have, each with its declaration
+    what: str = ""  # a record: what one is called in messages ("effect")
+    example: str = ""  # a record, or a mapping: written in messages about a malformed one
+    nonempty: bool = False  # mapping: at least one entry
+    one_of: tuple[str, ...] = ()  # a record must have at least one of these keys
+    needs: tuple[str, ...] = ()  # a record's field: the other fields it needs beside it
 
     @property
     def required(self) -> bool:
@@ -169,19 +195,63 @@ def _read_macro(path: Path, user_folder: Path | None, mtime_ns: int, size: int) 
                          hint="see templates/rules/ for examples; a helper that is no macro has a name starting "
                               "with '_'")
     header = _header(path, match.group(1))
-    params = {}
-    for name, spec in header["params"].items():
-        spec = spec if isinstance(spec, dict) else {}
-        if spec.get("type") not in PARAM_TYPES:
-            raise MacroError(path, f"param '{name}' has unknown type {spec.get('type')!r}", 2,
-                             f"use one of {', '.join(PARAM_TYPES)}")
-        params[name] = Param(name, spec["type"], spec.get("default", NO_DEFAULT), spec.get("doc", ""))
+    params = {str(name): _declaration(path, str(name), spec) for name, spec in header["params"].items()}
     if header.get("conditions"):
         for name, (type_, default, doc) in CONDITION_PARAMS.items():
             params.setdefault(name, Param(name, type_, default, doc))
     return Macro(path.name.removesuffix(".xml.j2"), path, header.get("description", ""),
                  header.get("status", "enforced"), params, bool(header.get("conditions")),
                  header.get("note", ""))
+
+
+_DECLARATION_KEYS = ("type", "default", "doc", "keys", "values", "fields", "what", "example", "nonempty", "one_of",
+                     "needs")
+_MAPPING_ONLY = ("keys", "values", "fields", "what", "example", "nonempty", "one_of")
+_VALUE_TYPES = ("mapping", "unit_counts", "territory_units", "list")  # never the type of a mapping's keys
+
+
+def _declaration(path: Path, name: str, spec) -> Param:
+    """A parameter's declaration: {type: T, default:, doc:, ...}, or just the type's name (inside a
+    mapping's values: or fields:). MacroError where it is not one."""
+    spec = {"type": spec} if isinstance(spec, str) else spec if isinstance(spec, dict) else {}
+    kind = spec.get("type")
+    if kind not in PARAM_TYPES:
+        raise MacroError(path, f"param '{name}' has unknown type {kind!r}", 2, f"use one of {', '.join(PARAM_TYPES)}")
+    unknown = [str(key) for key in spec if key not in _DECLARATION_KEYS]
+    if unknown:
+        raise MacroError(path, f"param '{name}' has unknown key '{unknown[0]}'", 2,
+                         closest(unknown[0], _DECLARATION_KEYS) or f"keys: {', '.join(_DECLARATION_KEYS)}")
+    misplaced = [key for key in _MAPPING_ONLY if key in spec and kind != "mapping"]
+    if misplaced:
+        raise MacroError(path, f"param '{name}': {misplaced[0]} is only for a mapping, not a {kind}", 2,
+                         "write type: mapping, or leave the key out")
+    keys = spec.get("keys")
+    if keys is not None and (keys not in PARAM_TYPES or PARAM_TYPES[keys][1] or keys in _VALUE_TYPES):
+        raise MacroError(path, f"param '{name}': keys must be a one-value type, not {keys!r}", 2,
+                         "e.g. keys: player, keys: unit or keys: string")
+    fields = spec.get("fields")
+    if fields is not None and not isinstance(fields, dict):
+        raise MacroError(path, f"param '{name}': fields must map each key to its type", 2,
+                         "e.g. fields: {players: players, gift: unit_counts}")
+    param = Param(name, kind, spec.get("default", NO_DEFAULT), str(spec.get("doc", "")), keys,
+                  _declaration(path, name, spec["values"]) if "values" in spec else None,
+                  {str(f): _declaration(path, f"{name}.{f}", s) for f, s in fields.items()} if fields else None,
+                  str(spec.get("what", "")), str(spec.get("example", "")), bool(spec.get("nonempty")),
+                  _names(path, name, spec, "one_of"), _names(path, name, spec, "needs"))
+    for field_name, field in (param.fields or {}).items():
+        for other in (*field.needs, *param.one_of):
+            if other not in param.fields:
+                raise MacroError(path, f"param '{name}': '{other}' is not one of its fields", 2,
+                                 f"fields: {', '.join(param.fields)}")
+    return param
+
+
+def _names(path: Path, name: str, spec: dict, key: str) -> tuple[str, ...]:
+    value = spec.get(key, [])
+    value = [value] if isinstance(value, str) else value
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise MacroError(path, f"param '{name}': {key} is a list of field names", 2, f"e.g. {key}: [territories]")
+    return tuple(value)
 
 
 def _header(path: Path, text: str) -> dict:
@@ -300,10 +370,7 @@ def check_value(param: Param, value, index: NameIndex, report, pos: Position):
                f"give a single value for {param.name}")
         return None
     if param.type == "mapping":
-        if not isinstance(value, dict):
-            report("TG062", f"{what} takes a mapping", pos, f"write {param.name}: {{key: value}}")
-            return None
-        return dict(value)
+        return _check_mapping(param, value, index, report, pos)
     if param.type == "unit_counts":
         return _unit_counts(what, value, index, report, pos)
     if param.type == "territory_units":
@@ -320,6 +387,62 @@ def check_value(param: Param, value, index: NameIndex, report, pos: Position):
             checked[name] = counts
         return checked
     return _check_scalar(param, kind, value, index, report, pos)
+
+
+def _check_mapping(param: Param, value, index: NameIndex, report, pos: Position) -> dict | None:
+    """A mapping checked against what its declaration says of its keys and values, or of its fields."""
+    what = f"parameter '{param.name}'"
+    if param.fields is not None:
+        return _check_record(param, value, index, report, pos)
+    if not isinstance(value, dict) or (param.nonempty and not value):
+        report("TG062", f"{what} takes a mapping" + (" with at least one entry" if param.nonempty else ""), pos,
+               f"e.g. {param.name}: {param.example}" if param.example else f"write {param.name}: {{key: value}}")
+        return None
+    checked = {}
+    for key, item in value.items():
+        if param.keys is not None:
+            key = _check_scalar(replace(param, type=param.keys), PARAM_TYPES[param.keys][0], key, index, report, pos)
+            if key is None:
+                return None
+        if param.values is not None:
+            item = check_value(replace(param.values, name=f"{param.name}.{key}"), item, index, report, pos)
+            if item is None:
+                return None
+        checked[key] = item
+    return checked
+
+
+def _check_record(param: Param, value, index: NameIndex, report, pos: Position) -> dict | None:
+    """A mapping with declared keys (fields), each checked by its own declaration; a field given
+    no value (`key:` alone) stays None, as if it were left out."""
+    what = f"parameter '{param.name}'"
+    record = param.what or "entry"
+    if not isinstance(value, dict):
+        report("TG062", f"{what}: each {record} is a mapping" + (f" such as {param.example}" if param.example else ""),
+               pos, f"its keys: {', '.join(param.fields)}")
+        return None
+    for key in value:
+        if key not in param.fields:
+            report("TG062", f"{what}: {record}: unknown key '{key}' (keys: {', '.join(param.fields)})", pos,
+                   closest(str(key), param.fields) or f"use the keys {param.name} declares")
+            return None
+    if param.one_of and not any(value.get(key) for key in param.one_of):
+        report("TG062", f"{what}: {record} without {' or '.join(param.one_of)}", pos,
+               f"give {param.one_of[0]}")
+        return None
+    checked = {}
+    for key, item in value.items():
+        field = param.fields[key]
+        missing = [other for other in field.needs if not value.get(other)]
+        if item and missing:
+            report("TG062", f"{what}: {record}: {key} need {' and '.join(missing)}", pos, f"give {missing[0]} too")
+            return None
+        if item is not None:
+            item = check_value(replace(field, name=f"{param.name}.{key}"), item, index, report, pos)
+            if item is None:
+                return None
+        checked[key] = item
+    return checked
 
 
 def _unit_counts(what: str, value, index: NameIndex, report, pos: Position) -> dict | None:
