@@ -305,8 +305,18 @@ def macro_environment(folder: Path) -> jinja2.Environment:
     else:
         loader = jinja2.ChoiceLoader([UserFolderLoader(folder), jinja2.FileSystemLoader(str(RULES_DIR))])
     env = environment().overlay(loader=loader)
-    env.filters = {**env.filters, "ident": identifier}  # a copy: the game templates' filters stay as they are
+    # copies: the game templates' filters and globals stay as they are
+    env.filters = {**env.filters, "ident": identifier}
+    env.globals = {**env.globals, **template_functions()}
     return env
+
+
+def template_functions() -> dict:
+    """The functions every macro template may call besides `game.*` (README: Macro helper API)."""
+    from generator.rules import effects  # it imports identifier from here
+
+    return {"effect_options": effects.effect_options, "presence_conditions": effects.presence_conditions,
+            "presence_names": effects.presence_names}
 
 
 def identifier(text) -> str:
