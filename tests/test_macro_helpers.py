@@ -112,3 +112,15 @@ def test_presence_entries_become_conditions_with_an_inverted_upper_bound():
                                           ("directPresenceTerritories", "Sea 1:Sea 2", 2),
                                           ("unitPresence", "ANY", 1)])]
     assert presence_names(presence, "c") == ["c_Guard_post", "c_Guard_post_Fewer", "c_Fleet"]
+
+
+def test_class_names_come_from_the_catalog_not_from_the_templates():
+    from conftest import REPO
+    from generator.check.catalog import load_catalog
+    from generator.rules.classes import java_class
+
+    assert java_class("TriggerAttachment") == f"{load_catalog().attachment_package}.TriggerAttachment"
+    with pytest.raises(LookupError, match="no attachment class 'RuleAttachment' .did you mean 'RulesAttachment'"):
+        java_class("RuleAttachment")
+    templates = sorted((REPO / "templates" / "rules").glob("*.j2"))
+    assert templates and [p.name for p in templates if load_catalog().attachment_package in p.read_text()] == []

@@ -314,9 +314,10 @@ def macro_environment(folder: Path) -> jinja2.Environment:
 def template_functions() -> dict:
     """The functions every macro template may call besides `game.*` (README: Macro helper API)."""
     from generator.rules import effects  # it imports identifier from here
+    from generator.rules.classes import java_class
 
     return {"effect_options": effects.effect_options, "presence_conditions": effects.presence_conditions,
-            "presence_names": effects.presence_names}
+            "presence_names": effects.presence_names, "java_class": java_class}
 
 
 def identifier(text) -> str:
