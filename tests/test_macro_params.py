@@ -72,8 +72,25 @@ def test_shipped_mapping_parameters_declare_what_they_hold():
      " presence: {Guard: {units: [infantry]}}}\n",
      ["mod.yaml:6:62: error[TG062]: parameter 'presence.Guard': presence entry without territories or territory",
       "  hint: give territories"]),
+    ("    use: national_penalty\n    with: {player: Germans, amount: -2}\n",
+     ["mod.yaml:6:29: error[TG062]: parameter 'amount' must be 1 or more, not -2",
+      "  hint: PUs lost each turn the conditions hold (a positive number)"]),
+    ("    use: unit_count_penalty\n    with: {player: Germans, territories: [Kiev], counted: [Russians], max_units: 7}\n",
+     ["mod.yaml:6:71: error[TG062]: parameter 'max_units' must be at most 6, not 7",
+      "  hint: how many units are counted at most (up to 6: the ladder grows with the partitions of the count)"]),
+    ("    use: first_war_payment\n    with: {receiver: Russians, amount: 9, attackers: [Germans], event: atack}\n",
+     ["mod.yaml:6:65: error[TG062]: parameter 'event' must be war or attack, not 'atack'",
+      "  hint: did you mean 'attack'?"]),
+    ("    use: stacking_limit\n    with: {players: [Germans], units: [infantry], max: 2, kinds: [moving]}\n",
+     ["mod.yaml:6:59: error[TG062]: parameter 'kinds' must be movement, attacking or placement, not 'moving'",
+      "  hint: what the cap binds: movement (into or through a territory), attacking (into an enemy territory), "
+      "placement"]),
+    ("    use: keep_apart\n    with: {first: [Germans], first_units: [infantry], second: [Russians],"
+     " second_units: [armour], kinds: []}\n",
+     ["mod.yaml:6:99: error[TG062]: parameter 'kinds' needs at least one value",
+      "  hint: what the caps bind: movement, attacking, placement"]),
 ], ids=["member", "leader", "type value", "int value", "empty", "not a record", "unknown key", "field type",
-        "needs", "one of"])
+        "needs", "one of", "min", "max", "choices", "choices of a list", "nonempty list"])
 def test_a_mapping_is_checked_against_its_declaration_at_the_rule(rule, expected, tmp_path, capsys, monkeypatch):
     assert build_errors(tmp_path, capsys, monkeypatch, rule) == expected
 
@@ -97,7 +114,9 @@ params:
      "param 'counts.a' has unknown type 'number'"),
     # an unquoted comma in a flow mapping starts a new key: the doc would lose its end unnoticed
     ("amount: {type: int, doc: how much is paid, once}", "param 'amount' has unknown key 'once'"),
-], ids=["list keys", "not a mapping", "one_of", "field type", "comma in doc"])
+    ("amount: {type: string, min: 1}", "param 'amount': min is for int, ints, not string"),
+    ("amount: {type: int, max: many}", "param 'amount': max must be a whole number"),
+], ids=["list keys", "not a mapping", "one_of", "field type", "comma in doc", "min of a string", "max not a number"])
 def test_a_wrong_declaration_is_an_error_of_the_macro(param, message, tmp_path):
     path = tmp_path / "mine.xml.j2"
     path.write_text(MACRO.format(param=param), encoding="utf-8")

@@ -115,8 +115,6 @@ rules:
     ("{use: neutral_garrison, with: {garrisons: {Kiev: {infantry: 2}}}}",
      "macro 'neutral_garrison': Kiev belongs to Russians, who plays turns; garrisons are for neutral territories "
      "(change the units with change: initialUnits)"),
-    ("{use: national_penalty, with: {player: Germans, amount: -2}}",
-     "macro 'national_penalty': amount must be a positive number: the macro takes it away"),
 ])
 def test_what_a_macro_cannot_do_is_reported_at_the_rule(rule: str, message: str, tmp_path: Path, capsys):
     spec = tmp_path / "mod.yaml"

@@ -84,6 +84,9 @@ class Param:
     nonempty: bool = False  # mapping: at least one entry
     one_of: tuple[str, ...] = ()  # a record must have at least one of these keys
     needs: tuple[str, ...] = ()  # a record's field: the other fields it needs beside it
+    minimum: int | None = None  # int, ints: the smallest value allowed
+    maximum: int | None = None  # int, ints: the largest value allowed
+    choices: tuple[str, ...] = ()  # string, strings: the values allowed
 
     @property
     def required(self) -> bool:
@@ -205,8 +208,11 @@ def _read_macro(path: Path, user_folder: Path | None, mtime_ns: int, size: int) 
 
 
 _DECLARATION_KEYS = ("type", "default", "doc", "keys", "values", "fields", "what", "example", "nonempty", "one_of",
-                     "needs")
-_MAPPING_ONLY = ("keys", "values", "fields", "what", "example", "nonempty", "one_of")
+                     "needs", "min", "max", "choices")
+_MAPPING_ONLY = ("keys", "values", "fields", "what", "example", "one_of")
+# header keys that constrain a value, and the types they are for
+_CONSTRAINTS = {"min": ("int", "ints"), "max": ("int", "ints"), "choices": ("string", "strings"),
+                "nonempty": tuple(t for t, (_, is_list) in PARAM_TYPES.items() if is_list and t != "when") + ("mapping",)}
 _VALUE_TYPES = ("mapping", "unit_counts", "territory_units", "list")  # never the type of a mapping's keys
 
 
@@ -225,6 +231,13 @@ def _declaration(path: Path, name: str, spec) -> Param:
     if misplaced:
         raise MacroError(path, f"param '{name}': {misplaced[0]} is only for a mapping, not a {kind}", 2,
                          "write type: mapping, or leave the key out")
+    for key, types in _CONSTRAINTS.items():
+        if key in spec and kind not in types:
+            raise MacroError(path, f"param '{name}': {key} is for {', '.join(types)}, not {kind}", 2,
+                             "leave the key out, or change the type")
+    for key in ("min", "max"):
+        if key in spec and (isinstance(spec[key], bool) or not isinstance(spec[key], int)):
+            raise MacroError(path, f"param '{name}': {key} must be a whole number", 2, f"e.g. {key}: 0")
     keys = spec.get("keys")
     if keys is not None and (keys not in PARAM_TYPES or PARAM_TYPES[keys][1] or keys in _VALUE_TYPES):
         raise MacroError(path, f"param '{name}': keys must be a one-value type, not {keys!r}", 2,
@@ -237,7 +250,8 @@ def _declaration(path: Path, name: str, spec) -> Param:
                   _declaration(path, name, spec["values"]) if "values" in spec else None,
                   {str(f): _declaration(path, f"{name}.{f}", s) for f, s in fields.items()} if fields else None,
                   str(spec.get("what", "")), str(spec.get("example", "")), bool(spec.get("nonempty")),
-                  _names(path, name, spec, "one_of"), _names(path, name, spec, "needs"))
+                  _names(path, name, spec, "one_of"), _names(path, name, spec, "needs"), spec.get("min"),
+                  spec.get("max"), _names(path, name, spec, "choices"))
     for field_name, field in (param.fields or {}).items():
         for other in (*field.needs, *param.one_of):
             if other not in param.fields:
@@ -250,7 +264,7 @@ def _names(path: Path, name: str, spec: dict, key: str) -> tuple[str, ...]:
     value = spec.get(key, [])
     value = [value] if isinstance(value, str) else value
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise MacroError(path, f"param '{name}': {key} is a list of field names", 2, f"e.g. {key}: [territories]")
+        raise MacroError(path, f"param '{name}': {key} is a list of names", 2, f"e.g. {key}: [territories]")
     return tuple(value)
 
 
@@ -374,6 +388,9 @@ def check_value(param: Param, value, index: NameIndex, report, pos: Position):
         return [_plain(item) for item in (value if isinstance(value, list) else [value])]
     if is_list:
         items = value if isinstance(value, list) else [value]
+        if param.nonempty and not items:
+            report("TG062", f"{what} needs at least one value", pos, param.doc or f"give {param.name} a value")
+            return None
         checked = [_check_scalar(param, kind, item, index, report, pos) for item in items]
         return None if any(c is None for c in checked) else checked
     if isinstance(value, (list, dict)) and param.type not in ("mapping", "unit_counts", "territory_units"):
@@ -482,6 +499,14 @@ def _check_scalar(param: Param, kind: str | None, value, index: NameIndex, repor
         if isinstance(value, bool) or not isinstance(value, int):
             report("TG062", f"{what} must be a whole number, not {value!r}", pos, "write a number such as 5")
             return None
+        if param.minimum is not None and value < param.minimum:
+            report("TG062", f"{what} must be {param.minimum} or more, not {value}", pos, param.doc or
+                   f"write a number of {param.minimum} or more")
+            return None
+        if param.maximum is not None and value > param.maximum:
+            report("TG062", f"{what} must be at most {param.maximum}, not {value}", pos, param.doc or
+                   f"write a number up to {param.maximum}")
+            return None
         return value
     if param.type == "bool":
         if not isinstance(value, bool):
@@ -492,6 +517,10 @@ def _check_scalar(param: Param, kind: str | None, value, index: NameIndex, repor
         report("TG062", f"{what} must be a single value, not {value!r}", pos, "give a name or a number")
         return None
     text = str(value)
+    if param.choices and text not in param.choices:
+        report("TG062", f"{what} must be {_alternatives(param.choices)}, not '{text}'", pos,
+               closest(text, param.choices) or param.doc or f"write one of {', '.join(param.choices)}")
+        return None
     if param.type == "when":
         moment, _, step = text.partition(":")
         if moment not in ("before", "after") or not step:
@@ -513,3 +542,8 @@ def _check_scalar(param: Param, kind: str | None, value, index: NameIndex, repor
                suggestion or f"check the spelling against the game's {kind}s")
         return None
     return text
+
+
+def _alternatives(names: tuple[str, ...]) -> str:
+    """'war or attack', 'owned, allied or total'."""
+    return " or ".join(filter(None, (", ".join(names[:-1]), names[-1])))
