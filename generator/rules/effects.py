@@ -7,6 +7,7 @@ belongs is taken as a list of one. Options are (name, value, count) with count N
 the option has none."""
 from __future__ import annotations
 
+from generator.check.catalog import load_catalog
 from generator.rules.macros import identifier
 
 Option = tuple[str, object, object]
@@ -30,12 +31,14 @@ def effect_options(effect: dict, player: str) -> list[Option]:
                     for territory, units in (effect.get(key) or {}).items() for unit, count in units.items()]
     options += [("changeOwnership", value, None) for value in effect.get("ownership") or []]
     options += [("relationshipChange", value, None) for value in effect.get("relationships") or []]
+    classes = load_catalog().classes
     if effect.get("switch"):
-        options += [("playerAttachmentName", "RulesAttachment", effect["switch"]),
+        options += [("playerAttachmentName", classes["RulesAttachment"].name, effect["switch"]),
                     ("playerProperty", "switch", str(effect.get("switch_value", False)).lower())]
     if effect.get("territories"):
         options += [("territories", _joined(effect["territories"]), None),
-                    ("territoryAttachmentName", "TerritoryAttachment", "territoryAttachment")]
+                    ("territoryAttachmentName", classes["TerritoryAttachment"].name,
+                     classes["TerritoryAttachment"].exact_name)]
         options += [("territoryProperty", name, value)
                     for name, value in (effect.get("territory_properties") or {}).items()]
     if effect.get("resource"):
