@@ -26,10 +26,13 @@ declares what it holds, so that the loader checks it and the template need not:
           one_of: [gift, resource]                                 # needs one of these keys
           fields: {gift: unit_counts, resource: int,               # the keys it may have
                    territory_properties: {type: mapping, needs: territories}, territories: territories}
- The header
-may also carry `note:` (text for the game notes of every rule using the macro)
-and `conditions: true` (the macro takes the standard condition parameters,
-CONDITION_PARAMS, handed to the template as `condition`). Files whose names
+      amount: {type: int, min: 1, max: 6}                         # bounds of a whole number
+      event: {type: string, choices: [war, attack]}               # the values a text may take
+      kinds: {type: strings, nonempty: true}                      # a list with at least one value
+
+The header may also carry `note:` (text for the game notes of every rule using
+the macro) and `conditions: true` (the macro takes the standard condition
+parameters, CONDITION_PARAMS, handed to the template as `condition`). Files whose names
 start with `_` are helpers for the macros (templates/rules/_common.j2), not macros."""
 from __future__ import annotations
 
@@ -212,7 +215,7 @@ _DECLARATION_KEYS = ("type", "default", "doc", "keys", "values", "fields", "what
 _MAPPING_ONLY = ("keys", "values", "fields", "what", "example", "one_of")
 # header keys that constrain a value, and the types they are for
 _CONSTRAINTS = {"min": ("int", "ints"), "max": ("int", "ints"), "choices": ("string", "strings"),
-                "nonempty": tuple(t for t, (_, is_list) in PARAM_TYPES.items() if is_list and t != "when") + ("mapping",)}
+                "nonempty": tuple(t for t, (_, is_list) in PARAM_TYPES.items() if is_list) + ("mapping",)}
 _VALUE_TYPES = ("mapping", "unit_counts", "territory_units", "list")  # never the type of a mapping's keys
 
 
@@ -383,14 +386,14 @@ def check_value(param: Param, value, index: NameIndex, report, pos: Position):
     """The value converted for the template, or None after reporting what is wrong."""
     kind, is_list = PARAM_TYPES[param.type]
     what = f"parameter '{param.name}'"
-    if param.type == "list":
-        # free-form items (mappings too, e.g. a list of effects); the macro checks what it reads
-        return [_plain(item) for item in (value if isinstance(value, list) else [value])]
     if is_list:
         items = value if isinstance(value, list) else [value]
         if param.nonempty and not items:
             report("TG062", f"{what} needs at least one value", pos, param.doc or f"give {param.name} a value")
             return None
+        if param.type == "list":
+            # free-form items (mappings too, e.g. a list of effects); the macro checks what it reads
+            return [_plain(item) for item in items]
         checked = [_check_scalar(param, kind, item, index, report, pos) for item in items]
         return None if any(c is None for c in checked) else checked
     if isinstance(value, (list, dict)) and param.type not in ("mapping", "unit_counts", "territory_units"):
