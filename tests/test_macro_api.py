@@ -8,11 +8,16 @@ import re
 
 import jinja2.defaults
 import pytest
-
 from conftest import REPO
+
 from generator.render.sandbox import TEXT_CHECK
 from generator.rules.helpers import Conditions, GameHelpers
-from generator.rules.macros import _DECLARATION_KEYS, PARAM_TYPES, RULES_DIR, macro_environment
+from generator.rules.macros import (
+    _DECLARATION_KEYS,
+    PARAM_TYPES,
+    RULES_DIR,
+    macro_environment,
+)
 
 SHARED_TEMPLATES = {"c": "_common.j2", "e": "_effects.j2", "p": "_presence.j2", "s": "_stacking.j2"}
 # Conditions.from_params builds the object before the template runs; templates use what it built.

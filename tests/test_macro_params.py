@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO
+
 from generator.cli.main import main
 from generator.rules.macros import NO_DEFAULT, MacroError, _read_macro, load_macros
 

@@ -5,7 +5,6 @@ Templates render in a sandbox that only lets them call public methods; a method
 that cannot answer raises LookupError, which is reported at the rule's YAML line."""
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 
 from generator.model import game as m
