@@ -43,7 +43,7 @@ class Param:
     fields: dict[str, Param] | None = None  # a record: the keys it may have, each with its declaration
     what: str = ""  # a record: what one is called in messages ("effect")
     example: str = ""  # a record, or a mapping: written in messages about a malformed one
-    nonempty: bool = False  # mapping: at least one entry
+    nonempty: bool = False  # a mapping or a list: at least one entry
     one_of: tuple[str, ...] = ()  # a record must have at least one of these keys
     needs: tuple[str, ...] = ()  # a record's field: the other fields it needs beside it
     minimum: int | None = None  # int, ints: the smallest value allowed
