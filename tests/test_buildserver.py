@@ -16,6 +16,7 @@ import pytest
 
 from conftest import PLAIN_GAME, REPO, SHARED, SHARED_MISSING
 from folders import snapshot
+from textedit import replaced
 from generator.cli import buildserver
 
 GOLDEN_BASE = REPO / "tests" / "golden" / "rules" / "base.yaml"
@@ -90,7 +91,7 @@ def test_a_build_on_the_server_equals_a_build_in_its_own_process(server_env: dic
 def test_bad_input_on_the_server_gives_the_same_messages_and_writes_nothing(server_env: dict, tmp_path: Path,
                                                                               previous_build: Path):
     bad = tmp_path / "bad.yaml"
-    bad.write_text(EXAMPLE.read_text(encoding="utf-8").replace("diceSides: 6", "diceSides: 6\ndiceSides: 8"))
+    bad.write_text(replaced(EXAMPLE.read_text(encoding="utf-8"), "diceSides: 6", "diceSides: 6\ndiceSides: 8"))
     before = snapshot(previous_build)
     on_server = cli(["build", str(bad), "-o", str(previous_build)], server_env, cwd=tmp_path)
     alone = cli(["build", str(bad), "-o", str(previous_build)], own_process(server_env), cwd=tmp_path)
@@ -123,7 +124,7 @@ def test_an_edited_macro_is_used_on_the_next_rebuild(server_env: dict, tmp_path:
     game = tmp_path / "out" / "frontier_1939" / "map" / "games" / "bonus.xml"
     assert cli(["build", "bonus.yaml", "-o", "out"], server_env, cwd=tmp_path).returncode == 0
     assert '<option name="resourceCount" value="3"/>' in game.read_text(encoding="utf-8")
-    macro.write_text(MACRO.replace('c.option("resourceCount", amount)', 'c.option("resourceCount", amount * 2)'),
+    macro.write_text(replaced(MACRO, 'c.option("resourceCount", amount)', 'c.option("resourceCount", amount * 2)'),
                      encoding="utf-8")
     assert cli(["build", "bonus.yaml", "-o", "out"], server_env, cwd=tmp_path).returncode == 0
     assert '<option name="resourceCount" value="6"/>' in game.read_text(encoding="utf-8")

@@ -2,11 +2,13 @@
 worked out only when shown. Each must give exactly what the uncached path gives."""
 from __future__ import annotations
 
+import marshal
 import os
 import pickle
 from pathlib import Path
 
 import pytest
+import yaml
 
 from generator.spec import basecache
 from generator.core import datacache
@@ -15,6 +17,7 @@ from generator.build.pipeline import load_base_game
 from generator.write.yamlform import dump_game
 
 from conftest import PLAIN_GAME
+from textedit import replaced
 
 BASE_XML_SOURCE = PLAIN_GAME
 
@@ -66,7 +69,7 @@ def test_a_base_game_is_imported_once_and_handed_out_as_fresh_copies(cache_home,
 def test_a_changed_base_is_imported_again(cache_home, base_xml, monkeypatch):
     calls = imports_counted(monkeypatch)
     load_base_game(base_xml)
-    base_xml.write_text(base_xml.read_text(encoding="utf-8").replace('name="Warsaw"', 'name="Varsovia"'),
+    base_xml.write_text(replaced(base_xml.read_text(encoding="utf-8"), 'name="Warsaw"', 'name="Varsovia"'),
                         encoding="utf-8")
     game = load_base_game(base_xml)
     assert len(calls) == 2
@@ -111,7 +114,7 @@ def test_the_disk_cache_keeps_the_most_recent_bases(cache_home, tmp_path, base_x
     text = base_xml.read_text(encoding="utf-8")
     for number in range(5):
         variant = tmp_path / f"variant{number}.xml"
-        variant.write_text(text.replace('name="Warsaw"', f'name="Warsaw {number}"'), encoding="utf-8")
+        variant.write_text(replaced(text, 'name="Warsaw"', f'name="Warsaw {number}"'), encoding="utf-8")
         load_base_game(variant)
     assert len(list((cache_home / "triplea-gen" / "bases").glob("*.pickle"))) == 3
 
@@ -120,7 +123,9 @@ def test_cached_yaml_equals_parsed_yaml(cache_home):
     text = "a: 1\nb: [x, {c: true, d: null}]\nе: 'unicode'\n"
     assert datacache.load_yaml_text(text) == {"a": 1, "b": ["x", {"c": True, "d": None}], "е": "unicode"}
     (stored,) = (cache_home / "triplea-gen" / "yaml").glob("*.marshal")
-    assert datacache.load_yaml_text(text) == datacache.load_yaml_text(text)
+    assert marshal.loads(stored.read_bytes()) == yaml.safe_load(text)  # what is kept is what a parse gives
+    stored.write_bytes(marshal.dumps({"kept": True}))
+    assert datacache.load_yaml_text(text) == {"kept": True}  # and the next load reads it, not the text
     stored.write_bytes(b"\x00garbage")
     assert datacache.load_yaml_text(text)["a"] == 1
     dated = "when: 2026-11-21\n"  # marshal cannot hold a date: parsed every time, never an error

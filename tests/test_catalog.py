@@ -1,5 +1,5 @@
 """The catalog of attachment options, game properties and game-play facts
-(generator/catalog): complete, consistent, and in agreement with the engines."""
+(generator/check/catalog): complete, consistent, and in agreement with the engines."""
 from __future__ import annotations
 
 import re
@@ -8,11 +8,10 @@ import subprocess
 
 import pytest
 
-from conftest import ENGINE_JAR, SHARED
+from conftest import ENGINE_JAR
 from generator.check.catalog import ENGINES, load_catalog, normalise_engine
 from generator.check.catalog.grammar import Problem, compile_grammar, java_int, validate_grammar
-
-REFERENCE = SHARED / "reference" / "attachments.md"
+from reference import ATTACHMENTS, current_attachment_options
 
 # attachments.md §1.7: settable options per class, current engine and 1.9
 OPTION_COUNTS = {
@@ -88,18 +87,11 @@ def test_modern_only_and_1_9_only_options_match_the_reference(catalog):
 
 def test_catalog_names_equal_the_reference_index(catalog):
     """attachments.md §5 lists every option per class and engine; so must we."""
-    if not REFERENCE.is_file():
+    if not ATTACHMENTS.is_file():
         pytest.skip("../shared/reference is not present")
-    text = REFERENCE.read_text(encoding="utf-8")
-    index = text[text.index("## 5. Machine-readable option index"):text.index("Uncertainties:")]
-    for entry in re.split(r"\n\* \*\*", index)[1:]:
-        name, body = entry.split("**", 1)
-        if " — modern:" in body:
-            current = body.split(" — modern:")[1].split("—")[0].split("; 1.9:")[0]
-        else:
-            current = body.split(" — both:")[1]
-        current = re.sub(r"\(\+ legacy[^)]*\)|\(rejected\)", "", current)
-        documented = {word.rstrip("*") for word in re.findall(r"[A-Za-z]+\*?", current)}
+    documented_options = current_attachment_options()
+    assert len(documented_options) == len(OPTION_COUNTS)
+    for name, documented in documented_options.items():
         ours = {n for n, s in catalog.classes[name].options.items() if "current" in s.engines}
         assert ours == documented, name
 

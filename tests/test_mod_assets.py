@@ -12,6 +12,7 @@ from lxml import etree
 from PIL import Image
 
 from conftest import GLOBAL_MAP_DIR, REPO, SHARED, SHARED_MISSING
+from textedit import replaced
 from generator.cli.main import main
 from generator.read.propfile import property_line, read_properties
 from generator.write.modfolder.texts import objectives_prefix
@@ -159,9 +160,9 @@ def test_a_new_unit_type_is_derived_from_the_named_unit_with_a_badge(tmp_path):
 def test_assets_choose_colour_flag_and_drawn_images(tmp_path, capsys):
     spec = tmp_path / "looks.yaml"
     text = FIXTURE.read_text()
-    spec.write_text(text.replace("    elite_infantry: {image: {from: infantry, mark: E}}\n",
-                                 "    elite_infantry: {image: drawn}\n  players:\n"
-                                 "    Germans: {color: '123456'}\n", 1))
+    spec.write_text(replaced(text, "    elite_infantry: {image: {from: infantry, mark: E}}\n",
+                             "    elite_infantry: {image: drawn}\n  players:\n"
+                             "    Germans: {color: '123456'}\n", 1))
     assert spec.read_text() != text
     folder = _build(spec, tmp_path / "out")
     elite = Image.open(folder / "units" / "Germans" / "elite_infantry.png").convert("RGBA")
@@ -266,7 +267,7 @@ def test_bad_assets_are_reported_at_their_line(tmp_path, capsys, section, code, 
 def test_a_text_for_a_key_the_game_does_not_use_is_a_warning(tmp_path, capsys):
     spec = tmp_path / "typo.yaml"
     text = FIXTURE.read_text()
-    spec.write_text(text.replace("    PR_Elite_Ready: ", "    PR_Elite_Redy: ", 1))
+    spec.write_text(replaced(text, "    PR_Elite_Ready: ", "    PR_Elite_Redy: ", 1))
     assert main(["build", str(spec), "-o", str(tmp_path / "out")]) == 0
     err = capsys.readouterr().err
     assert re.search(r"typo\.yaml:\d+:\d+: warning\[TG454\].*PR_Elite_Redy", err) and "PR_Elite_Ready" in err
@@ -292,7 +293,7 @@ def test_base_images_are_never_shipped_again(s004):
 
 
 def test_the_files_written_are_those_the_client_catalog_names():
-    """generator/catalog/client.yaml lists what each client reads; the build writes all of it."""
+    """generator/check/catalog/client.yaml lists what each client reads; the build writes all of it."""
     from generator.check.catalog.client import load_client_catalog
     from generator.write.modfolder.assets import FLAG_SUFFIXES
     from generator.write.modfolder.assetspec import ACTION_TEXT_SUFFIXES

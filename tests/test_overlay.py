@@ -7,6 +7,7 @@ import pytest
 from lxml import etree
 
 from conftest import GLOBAL_GAMES_DIR, PLAIN_GAME, SHARED, SHARED_MISSING, build_game
+from textedit import replaced
 from generator.cli.main import main
 
 EXAMPLE = PLAIN_GAME
@@ -56,7 +57,7 @@ def _options(root, name: str, attach_to: str) -> list[tuple]:
 
 def test_mod_states_only_the_difference(tmp_path: Path):
     spec = tmp_path / "rebalanced.yaml"
-    spec.write_text(MOD.replace("{BASE}", str(EXAMPLE)))
+    spec.write_text(replaced(MOD, "{BASE}", str(EXAMPLE)))
     root = _build(spec, tmp_path / "out")
     assert root.find("info").attrib == {"name": "Frontier Rebalanced", "version": "1.1"}
     assert [(c.get("resource"), c.get("quantity")) for c in
@@ -78,8 +79,10 @@ def test_mod_states_only_the_difference(tmp_path: Path):
 
 def test_unknown_names_in_a_mod_point_at_the_yaml_line(tmp_path: Path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    text = MOD.replace("{BASE}", str(EXAMPLE)).replace("armour: {cost", "armor: {cost").replace(
-        "Warsaw: {production", "Warsau: {production").replace("[Minsk, Leningrad]", "[Minsk, Moscow Region]")
+    text = replaced(MOD, "{BASE}", str(EXAMPLE))
+    for old, new in (("armour: {cost", "armor: {cost"), ("Warsaw: {production", "Warsau: {production"),
+                     ("[Minsk, Leningrad]", "[Minsk, Moscow Region]")):
+        text = replaced(text, old, new)
     Path("mod.yaml").write_text(text)
     assert main(["build", "mod.yaml", "-o", "out"]) == 2
     assert capsys.readouterr().err.splitlines() == [
@@ -119,7 +122,8 @@ def test_mod_of_global_1940_found_through_triplea_maps(tmp_path: Path, monkeypat
 def test_a_change_edits_the_attachment_the_engine_keeps(tmp_path: Path):
     """Two territoryAttachments on one territory: the engine keeps the later one, so a mod edits that one."""
     base = tmp_path / "base.yaml"
-    base.write_text(EXAMPLE.read_text().replace(
+    base.write_text(replaced(
+        EXAMPLE.read_text(),
         "  - {name: territoryAttachment, attachTo: Warsaw, class: TerritoryAttachment, type: territory,\n"
         "     options: {production: 3, victoryCity: 1}}\n",
         "  - {name: territoryAttachment, attachTo: Warsaw, class: TerritoryAttachment, type: territory,\n"

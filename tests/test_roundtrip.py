@@ -7,6 +7,7 @@ import pytest
 
 from canonical import canonical_file, first_difference, import_and_build
 from conftest import xml_params
+from textedit import replaced
 from generator.cli.main import main
 
 
@@ -40,7 +41,7 @@ def _with(old: str, new: str) -> str:
 def test_unknown_content_is_kept_at_its_place(tmp_path: Path, capsys):
     text = _with('<territory name="Beta"/>',
                  '<territory name="Beta" colour="red"/>\n    <note about="Beta">keep me</note>')
-    text = text.replace("  </attachmentList>", '    "&gt;\n  </attachmentList>', 1)
+    text = replaced(text, "  </attachmentList>", '    "&gt;\n  </attachmentList>', 1)
     source = tmp_path / "game.xml"
     source.write_text(text, encoding="utf-8")
     spec = tmp_path / "game.yaml"
@@ -73,8 +74,8 @@ def test_misplaced_known_elements_are_kept_where_they_were(tmp_path: Path):
 
 def test_diagnostics_of_a_spec_with_extras_point_at_its_yaml(tmp_path: Path, capsys):
     text = _with('<territory name="Beta"/>', '<territory name="Beta"/>\n    <note/>')
-    text = text.replace('<unitPlacement unitType="infantry" territory="Gamma"',
-                        '<unitPlacement unitType="infantri" territory="Gamma"', 1)
+    text = replaced(text, '<unitPlacement unitType="infantry" territory="Gamma"',
+                    '<unitPlacement unitType="infantri" territory="Gamma"', 1)
     source = tmp_path / "game.xml"
     source.write_text(text, encoding="utf-8")
     spec = tmp_path / "game.yaml"

@@ -1,4 +1,4 @@
-"""triplea-gen's own game XML schema (generator/schema/game.xsd): it accepts every
+"""triplea-gen's own game XML schema (generator/check/schema/game.xsd): it accepts every
 real game of both engine generations, types what the engines type, keeps the DTD
 element order, and explains each violation with a reason, a path and a line."""
 from __future__ import annotations
@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from conftest import xml_params
+from textedit import replaced
 from generator.read.safexml import parse_xml_bytes, parse_xml_file
 from generator.check.schema import SCHEMA_CODE, _lxml_schema, _xmlschema_schema, check_schema, is_valid
 
@@ -102,14 +103,16 @@ def test_features_of_either_engine_are_accepted(changes):
 
 
 def test_legacy_attachment_spelling_is_accepted():
-    text = document().replace("<attachmentList>", "<attatchmentList>").replace("</attachmentList>", "</attatchmentList>")
-    text = text.replace("<attachment ", "<attatchment ").replace("</attachment>", "</attatchment>")
-    text = text.replace('attachTo="inf"', 'attatchTo="inf"')
+    text = document()
+    for old, new in (("<attachmentList>", "<attatchmentList>"), ("</attachmentList>", "</attatchmentList>"),
+                     ("<attachment ", "<attatchment "), ("</attachment>", "</attatchment>"),
+                     ('attachTo="inf"', 'attatchTo="inf"')):
+        text = replaced(text, old, new)
     assert check(text) == []
 
 
 def test_foreach_attribute_is_accepted():
-    text = document().replace('name="unitAttachment"', 'foreach="$P$" name="unitAttachment"')
+    text = replaced(document(), 'name="unitAttachment"', 'foreach="$P$" name="unitAttachment"')
     assert check(text) == []
 
 
@@ -147,8 +150,8 @@ def test_unknown_element_hint_lists_what_may_follow():
 
 
 def test_elements_out_of_dtd_order_are_reported():
-    text = document().replace("  <unitList><unit name=\"inf\"/></unitList>\n", "")
-    text = text.replace("<map>", "<unitList><unit name=\"inf\"/></unitList>\n  <map>")
+    text = replaced(document(), "  <unitList><unit name=\"inf\"/></unitList>\n", "")
+    text = replaced(text, "<map>", "<unitList><unit name=\"inf\"/></unitList>\n  <map>")
     found = check(text)
     assert found and found[0].code == SCHEMA_CODE
     assert found[0].position.line == line_of(text, "<unitList>")

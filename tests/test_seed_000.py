@@ -19,35 +19,14 @@ import pytest
 from engine_play import air_removed_before_battle, load_and_play, when_fired
 from conftest import GLOBAL_MAP_DIR, REPO, SHARED, SHARED_MISSING, build_game, requires_engine
 from generator.cli.main import main
+from reference import seed_rule_counts, seed_rule_statuses
 
-SEED_RULES = SHARED / "reference" / "seed-rules.md"
 SPEC = REPO / "rules_yaml" / "s000_nonaggression_pacts.yaml"
 SEED_FILE = "000_f6eed90c07c0a39a.txt"
-STATUS_WORDS = {"ENFORCED": "enforced", "PARTIAL": "partial", "NOTES-ONLY": "notes"}
 NOTES_LABELS = {"enforced": "enforced", "partial": "PARTLY ENFORCED", "notes": "NOT ENFORCED"}
 
 
 # --- shared helpers ------------------------------------------------------------------------------------------
-
-def seed_rule_statuses(seed_file: str) -> dict[str, str]:
-    """Rule id -> status (enforced / partial / notes) from the seed's section of seed-rules.md."""
-    text = SEED_RULES.read_text(encoding="utf-8")
-    start = text.index(f"Seed {seed_file}")
-    end = text.index("\n## ", start)
-    statuses = {}
-    for row in re.finditer(r"^\| (S\d{3}-R\d+) \|[^|]*\|[^|]*\| (ENFORCED|PARTIAL|NOTES-ONLY) \|", text[start:end], re.M):
-        statuses[row.group(1)] = STATUS_WORDS[row.group(2)]
-    return statuses
-
-
-def seed_rule_counts(seed_file: str) -> dict[str, int]:
-    """The seed's row of the §8.1 counts table: rules, enforced, partial, notes."""
-    text = SEED_RULES.read_text(encoding="utf-8")
-    row = re.search(rf"^\| {re.escape(seed_file)} \|[^|]*\| (\d+) \| (\d+) \| (\d+) \| (\d+) \|", text, re.M)
-    assert row, f"no counts row for {seed_file} in seed-rules.md §8.1"
-    rules, enforced, partial, notes = map(int, row.groups())
-    return {"rules": rules, "enforced": enforced, "partial": partial, "notes": notes}
-
 
 def spec_report(spec: Path, capsys) -> dict:
     capsys.readouterr()

@@ -27,43 +27,24 @@ from lxml import etree
 from engine_play import load_and_play, player, when_fired
 from conftest import REPO, SHARED, SHARED_MISSING, build_game, requires_engine
 from generator.cli.main import main
+from reference import seed_rule_counts, seed_rule_statuses
 
 SPEC = REPO / "rules_yaml" / "s001_kaihlhac_balance.yaml"
-SEED_RULES = SHARED / "reference" / "seed-rules.md"
 SEED_FILE = "001_abb9cb8dfc09361d.txt"
-REFERENCE_STATUS = {"ENFORCED": "enforced", "PARTIAL": "partial", "NOTES-ONLY": "notes"}
 
 pytestmark = pytest.mark.skipif(not SHARED.is_dir(), reason=SHARED_MISSING)
 
 
 # --- the reference -------------------------------------------------------------------------------------------
 
-def _table_cells(line: str) -> list[str]:
-    """The cells of a Markdown table row; an escaped pipe (\\|) stays inside its cell."""
-    return [cell.strip() for cell in re.split(r"(?<!\\)\|", line.strip().strip("|"))]
-
-
 def reference_statuses() -> dict[str, str]:
     """Rule id -> enforced / partial / notes, from the seed's section of seed-rules.md."""
-    text = SEED_RULES.read_text(encoding="utf-8")
-    section_start = text.index(f"Seed {SEED_FILE}")
-    section = text[section_start:text.index("\n## ", section_start)]
-    statuses: dict[str, str] = {}
-    for line in section.splitlines():
-        if line.startswith("| S001-R"):
-            cells = _table_cells(line)
-            assert cells[0] not in statuses, f"{cells[0]} twice in seed-rules.md"
-            statuses[cells[0]] = REFERENCE_STATUS[cells[3]]
-    return statuses
+    return seed_rule_statuses(SEED_FILE)
 
 
 def reference_counts() -> dict[str, int]:
     """The seed's row of the counts table (§8.1)."""
-    for line in SEED_RULES.read_text(encoding="utf-8").splitlines():
-        cells = _table_cells(line) if line.startswith("|") else []
-        if cells and cells[0] == SEED_FILE:
-            return dict(zip(("rules", "enforced", "partial", "notes"), map(int, cells[2:6])))
-    raise AssertionError(f"seed-rules.md §8.1 has no row for {SEED_FILE}")
+    return seed_rule_counts(SEED_FILE)
 
 
 # --- building and playing (once per module: a Global 1940 game takes ~20 s a game) ------------------------------

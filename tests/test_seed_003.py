@@ -9,37 +9,20 @@ played by the easy AI with fixed seeds, so every run is the same."""
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import pytest
 from lxml import etree
 
 from engine_play import load_and_play, play_to_victory, player, when_fired
-from conftest import REPO, SHARED, SHARED_MISSING, build_game, requires_engine
+from conftest import REPO, SHARED_MISSING, build_game, requires_engine
 from generator.cli.main import main
+from reference import SEED_RULES, seed_rule_counts, seed_rule_statuses
 
 SPEC = REPO / "rules_yaml" / "s003_manchuria_1945.yaml"
-SEED_RULES = SHARED / "reference" / "seed-rules.md"
-STATUS_WORDS = {"ENFORCED": "enforced", "PARTIAL": "partial", "NOTES-ONLY": "notes"}
+SEED_FILE = "003_2282cafb5329212f.txt"
 # With this seed the 1945 II roll (2 in 6) succeeds: the USSR enters in round 5.
 ENTRY_SEED = 5
-
-
-def document_rules() -> dict[str, str]:
-    """Rule id -> status, from the §6 table of seed-rules.md."""
-    text = SEED_RULES.read_text(encoding="utf-8")
-    section = text.split("## 6.", 1)[1].split("\n## ", 1)[0]
-    rows = re.findall(r"^\| (S003-R\d+) \|.*?\| (ENFORCED|PARTIAL|NOTES-ONLY) \|", section, re.M)
-    return {rule_id: STATUS_WORDS[status] for rule_id, status in rows}
-
-
-def document_counts() -> dict[str, int]:
-    """The seed's row of the §8.1 counts table."""
-    text = SEED_RULES.read_text(encoding="utf-8")
-    row = next(line for line in text.splitlines() if line.startswith("| 003_"))
-    total, enforced, partial, notes = (int(cell) for cell in row.strip("|").split("|")[2:6])
-    return {"total": total, "enforced": enforced, "partial": partial, "notes": notes}
 
 
 def report(capsys) -> dict:
@@ -58,9 +41,9 @@ def built(tmp_path_factory) -> Path:
 def test_report_lists_exactly_the_rules_of_the_document(capsys):
     if not SEED_RULES.is_file():
         pytest.skip(SHARED_MISSING)
-    expected = document_rules()
-    counts = document_counts()
-    assert len(expected) == counts["total"] == 51
+    expected = seed_rule_statuses(SEED_FILE)
+    counts = seed_rule_counts(SEED_FILE)
+    assert len(expected) == counts["rules"] == 51
     data = report(capsys)
     listed = {rule["id"]: rule["status"] for rule in data["rules"]}
     assert [rule["id"] for rule in data["rules"]] == sorted(expected, key=lambda i: int(i.split("R")[1]))

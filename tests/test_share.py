@@ -13,6 +13,7 @@ import jsonschema
 import pytest
 
 from conftest import GLOBAL_GAMES_DIR, PLAIN_GAME, REPO, SHARED, SHARED_MISSING, requires_engine
+from textedit import replaced
 from generator.cli.main import main
 from generator.core.diagnostics import DiagnosticError
 from generator.build.jsonschema import build_schema
@@ -186,7 +187,7 @@ def test_watch_rebuilds_after_a_change(tmp_path, capsys):
         while not xml.exists() and time.time() < deadline:
             time.sleep(0.05)
         first = xml.read_bytes()
-        spec.write_text(EXAMPLE.read_text().replace("buyArmour: {cost: {PUs: 6}", "buyArmour: {cost: {PUs: 7}"))
+        spec.write_text(replaced(EXAMPLE.read_text(), "buyArmour: {cost: {PUs: 6}", "buyArmour: {cost: {PUs: 7}"))
         deadline = time.time() + 20
         while xml.read_bytes() == first and time.time() < deadline:
             time.sleep(0.05)

@@ -7,13 +7,14 @@ from pathlib import Path
 from lxml import etree
 
 from conftest import REPO, requires_engine
+from textedit import replaced
 from generator.cli.main import main
 
 EXAMPLE = REPO / "rules_yaml" / "frontier_1939.yaml"
 
 
 def _without_condition(tmp_path: Path) -> Path:
-    text = EXAMPLE.read_text().replace("      conditions: conditionAttachment_Russians_First_Round\n", "")
+    text = replaced(EXAMPLE.read_text(), "      conditions: conditionAttachment_Russians_First_Round\n", "")
     spec = tmp_path / "no_condition.yaml"
     spec.write_text(text)
     assert main(["build", str(spec), "-o", str(tmp_path / "out"), "--engine", "current"]) == 0

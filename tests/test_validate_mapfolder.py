@@ -1,5 +1,5 @@
 """validate --map-dir / build: the game checked against the map folder as each desktop client
-reads it (generator/validate_mapfolder.py, facts in generator/catalog/client.yaml)."""
+reads it (generator/check/mapfolder.py, facts in generator/check/catalog/client.yaml)."""
 from __future__ import annotations
 
 from pathlib import Path

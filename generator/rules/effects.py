@@ -8,7 +8,7 @@ the option has none."""
 from __future__ import annotations
 
 from generator.check.catalog import load_catalog
-from generator.rules.macros import identifier
+from generator.rules.naming import identifier
 
 Option = tuple[str, object, object]
 

@@ -138,6 +138,37 @@ class GameHelpers:
     def is_relationship_type(self, name: str) -> bool:
         return any(t.name == name for t in self._game.relationship_types or [])
 
+    def declaration_changes(self, player: str, targets: list[str], to: str, also: list[str]) -> list[str]:
+        """A political action's relationship changes in a trigger's form (P1:P2:any:TYPE): an action
+        names PLAYER:TARGET:TYPE, a trigger also the type it replaces (any: whatever it is)."""
+        changes = [f"{player}:{target}:any:{to}" for target in targets]
+        for change in also:
+            parts = change.split(":")
+            if len(parts) != 3 or not all(parts):
+                raise LookupError(f"also: '{change}' is not PLAYER1:PLAYER2:TYPE")
+            changes.append(f"{parts[0]}:{parts[1]}:any:{parts[2]}")
+        return changes
+
+    def declaration_results(self, player: str, targets: list[str], to: str, also: list[str]) -> list[str]:
+        """The relationships a political action leaves (P1:P2:TYPE), which an automatic declaration
+        tests to fire only while one of them is still missing."""
+        return [f"{player}:{target}:{to}" for target in targets] + list(also)
+
+    def check_switch_option(self, name: str) -> str:
+        """name, when the game declares it as a boolean game option (a property with a true/false value)."""
+        value = self._game.property_value(name)
+        if value is None:
+            raise LookupError(f"the game has no option '{name}': declare it under add: properties: "
+                              f"({name}: {{value: true, editable: true, type: boolean}})")
+        if value.lower() not in ("true", "false"):
+            raise LookupError(f"the game option '{name}' is '{value}', not true or false")
+        return name
+
+    def pair_results(self, first: list[str], second: list[str], to: str) -> list[str]:
+        """The relationships (P1:P2:TYPE) a relationship_change leaves: every player of first with
+        every other player of second."""
+        return [f"{one}:{other}:{to}" for one in first for other in second if other != one]
+
     def has_relationships(self) -> bool:
         return bool(self._game.initialize and self._game.initialize.relationships)
 

@@ -48,7 +48,10 @@ import jinja2
 from generator.core.datacache import load_yaml_text
 from generator.core.diagnostics import Position, closest, display_path
 from generator.render.templates import TEMPLATES_DIR, environment
+from generator.rules import effects
+from generator.rules.classes import java_class
 # re-exported: what the rest of the package imports from here
+from generator.rules.naming import identifier  # noqa: F401
 from generator.rules.params import NO_DEFAULT, PARAM_TYPES, NameIndex, Param, check_value  # noqa: F401
 
 RULES_DIR = TEMPLATES_DIR / "rules"
@@ -287,13 +290,5 @@ def macro_environment(folder: Path) -> jinja2.Environment:
 
 def template_functions() -> dict:
     """The functions every macro template may call besides `game.*` (README: Macro helper API)."""
-    from generator.rules import effects  # it imports identifier from here
-    from generator.rules.classes import java_class
-
     return {"effect_options": effects.effect_options, "presence_conditions": effects.presence_conditions,
             "presence_names": effects.presence_names, "java_class": java_class}
-
-
-def identifier(text) -> str:
-    """A name part for attachment names: 'French Indo China' -> 'French_Indo_China'."""
-    return re.sub(r"[^A-Za-z0-9]+", "_", str(text)).strip("_")
