@@ -120,8 +120,6 @@ rules:
     ("{use: neutral_garrison, with: {garrisons: {Kiev: {infantry: 2}}}}",
      "macro 'neutral_garrison': Kiev belongs to Russians, who plays turns; garrisons are for neutral territories "
      "(change the units with change: initialUnits)"),
-    ("{use: national_penalty, with: {player: Germans, amount: -2}}",
-     "macro 'national_penalty': amount must be a positive number: the macro takes it away"),
     ("{use: political_action, with: {player: Russians, targets: [Italians], to: War, accept: [Germans], automatic: true}}",
      "macro 'political_action': an automatic action cannot wait for other players to accept it: leave out accept "
      "or automatic"),
