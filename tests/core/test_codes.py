@@ -13,7 +13,7 @@ import pytest
 from generator.core.codes import _ALL, CODES, ERROR, GEOMETRY, INPUT, VALIDATION, WARNING, Code, in_section
 from generator.core.diagnostics import Collector, Diagnostic, Position, UnregisteredCode
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 PACKAGE = REPO / "generator"
 CODE_TEXT = re.compile(r"TG[0-9]{3}\Z")
 SECTIONS = (INPUT, VALIDATION, GEOMETRY)

@@ -12,7 +12,7 @@ from textedit import replaced
 from generator.read.safexml import parse_xml_bytes, parse_xml_file
 from generator.check.schema import SCHEMA_CODE, _lxml_schema, _xmlschema_schema, check_schema, is_valid
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "validate"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "validate"
 
 SKELETON = """<?xml version="1.0" encoding="UTF-8"?>
 <game>

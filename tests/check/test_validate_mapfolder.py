@@ -13,7 +13,7 @@ from generator.check.validate import validate_file
 from conftest import GLOBAL_GAMES_DIR, GLOBAL_MAP_DIR, SHARED_MISSING
 from folders import snapshot
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 MINIMAL = REPO / "tests" / "fixtures" / "validate" / "minimal.xml"
 PLAYERS = ("Reds", "Blues")
 UNITS = ("infantry", "artillery", "fighter", "transport")

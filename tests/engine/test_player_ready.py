@@ -14,7 +14,7 @@ import pytest
 
 from conftest import REPO, requires_engine
 from generator.read.yamlio import load_yaml_file
-from test_engine_gui import client_ready, requires_client
+from engine.test_engine_gui import client_ready, requires_client
 
 SPEC = REPO / "tests" / "fixtures" / "g40_player_ready.yaml"
 TEXTS = load_yaml_file(SPEC)["texts"]

@@ -21,7 +21,7 @@ from generator.read.safexml import parse_xml_file
 
 pytestmark = pytest.mark.engine
 
-SMALL_GAME = Path(__file__).parent / "fixtures" / "engine" / "two_player_trigger.xml"
+SMALL_GAME = Path(__file__).resolve().parents[1] / "fixtures" / "engine" / "two_player_trigger.xml"
 G40_SECOND_EDITION = GLOBAL_GAMES_DIR / "ww2global40_2nd_edition.xml"
 TRIGGER = "triggerAttachmentRedsWarChest"
 

@@ -13,8 +13,8 @@ from lxml import etree
 
 from conftest import REPO, build_game, requires_engine
 from engine_play import air_removed_before_battle, when_fired
-from test_seed_000 import check_notes_list_every_rule, check_report_matches_seed_rules, play
-from test_seed_000 import maps_env  # noqa: F401  (a fixture)
+from examples.test_s000_nonaggression_pacts import check_notes_list_every_rule, check_report_matches_seed_rules, play
+from examples.test_s000_nonaggression_pacts import maps_env  # noqa: F401  (a fixture)
 
 SPEC = REPO / "rules_yaml" / "s004_corrupting_g40.yaml"
 SEED_FILE = "004_c505b056d24a6216.txt"

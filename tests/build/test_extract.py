@@ -17,7 +17,7 @@ from generator.cli.main import main
 from generator.build.jsonschema import build_schema
 from generator.read.yamlio import load_yaml_file
 
-BASE = Path(__file__).parent / "fixtures" / "extract" / "base.xml"
+BASE = Path(__file__).resolve().parents[1] / "fixtures" / "extract" / "base.xml"
 
 
 def edited(text: str, edits: list[tuple[str, str]]) -> str:

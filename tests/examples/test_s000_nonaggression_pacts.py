@@ -6,7 +6,7 @@ engine. Engine games are seeded, and the events they check are forced by small
 test mods on top of the spec (a declaration of war, a Soviet unit in China), so
 every assertion is tied to a round and a step.
 
-The helpers at the top are shared with tests/test_seed_004.py."""
+The helpers at the top are shared with tests/examples/test_s004_corrupting_g40.py."""
 from __future__ import annotations
 
 import html

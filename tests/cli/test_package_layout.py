@@ -4,11 +4,12 @@ also those inside functions), so a new arrow running back up fails here."""
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parents[1] / "generator"
+PACKAGE = Path(__file__).resolve().parents[2] / "generator"
 
 # From the bottom up; a folder may import its own folder and any folder before it in this list.
 LAYERS = [("core",), ("model",), ("read", "render", "mapgen"), ("engine",), ("check",), ("spec",),
@@ -99,7 +100,18 @@ def test_the_checks_see_a_cycle_and_an_upward_import(arrow, tmp_path, monkeypatc
     source, target = arrow.split(" -> ")
     graph = _graph()
     graph[source] = graph[source] | {target}
-    monkeypatch.setattr(__import__(__name__), "_graph", lambda: graph)
+    monkeypatch.setattr(sys.modules[__name__], "_graph", lambda: graph)
     check = test_no_import_cycle if _folder(source) == _folder(target) else test_imports_only_go_down_the_stages
     with pytest.raises(AssertionError):
         check()
+
+
+def test_the_tests_mirror_the_package():
+    """A test folder per stage folder (tests/<stage>/ tests generator/<stage>/), besides the
+    examples (rules_yaml/), the red-team tests of hostile input across stages and the fixtures."""
+    tests = PACKAGE.parent / "tests"
+    folders = {p.name for p in tests.iterdir() if p.is_dir() and p.name != "__pycache__"}
+    stages = {p.name for p in PACKAGE.iterdir() if p.is_dir() and p.name != "__pycache__"}
+    assert stages <= folders, f"stages without tests: {sorted(stages - folders)}"
+    assert folders - stages <= {"examples", "redteam", "fixtures", "golden", "benchmarks"}, sorted(folders - stages)
+    assert not list(tests.glob("test_*.py")), "test modules belong in the folder of the stage they test"

@@ -29,7 +29,7 @@ from generator.mapgen.pointfiles import even_odd_contains, parse_points, parse_p
 from generator.read.yamlio import load_yaml_file
 from generator.build.pipeline import compile_spec, load_game
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "mapgen"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "mapgen"
 HEX_SKIRMISH = REPO / "rules_yaml" / "hex_skirmish.yaml"
 
 

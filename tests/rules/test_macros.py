@@ -3,7 +3,7 @@ the macro header language (typed parameters, helpers), and the errors a rule
 gets for an unknown macro or a missing or mistyped parameter.
 
 Regenerate the golden files after a deliberate change with
-    TRIPLEA_GEN_UPDATE_GOLDEN=1 python -m pytest tests/test_macros.py
+    TRIPLEA_GEN_UPDATE_GOLDEN=1 python -m pytest tests/rules/test_macros.py
 and review the difference before committing it."""
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ def test_the_g40_showcase_uses_the_original_macro_set():
 
 
 def test_every_shipped_macro_is_used_by_an_example():
-    """tests/test_examples.py plays every example in the engine, so each macro reaches it."""
+    """tests/examples/test_examples.py plays every example in the engine, so each macro reaches it."""
     used = set()
     for spec in (REPO / "rules_yaml").glob("*.yaml"):
         data = load_yaml_file(spec)

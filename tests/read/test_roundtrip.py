@@ -29,7 +29,7 @@ def test_import_then_build_is_lossless(xml_path: Path, tmp_path: Path, capsys):
 
 # ---------------------------------------------------------------- verbatim extras (issue 16)
 
-FIXTURE = Path(__file__).parent / "fixtures" / "validate" / "minimal.xml"
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "validate" / "minimal.xml"
 
 
 def _with(old: str, new: str) -> str:
