@@ -115,3 +115,16 @@ def test_the_tests_mirror_the_package():
     assert stages <= folders, f"stages without tests: {sorted(stages - folders)}"
     assert folders - stages <= {"examples", "redteam", "fixtures", "golden", "benchmarks"}, sorted(folders - stages)
     assert not list(tests.glob("test_*.py")), "test modules belong in the folder of the stage they test"
+
+
+def test_every_test_folder_is_collected():
+    """pytest leaves out folders named like build output (build/, dist/) unless told otherwise:
+    every test module of every stage must be in the run."""
+    import subprocess
+
+    tests = PACKAGE.parent / "tests"
+    done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"],
+                          cwd=PACKAGE.parent, capture_output=True, text=True, timeout=120)
+    collected = {line.split("::")[0] for line in done.stdout.splitlines() if "::" in line}
+    modules = {p.relative_to(PACKAGE.parent).as_posix() for p in tests.rglob("test_*.py")}
+    assert modules <= collected, f"never collected: {sorted(modules - collected)}"
