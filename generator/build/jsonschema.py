@@ -86,6 +86,8 @@ def _full_game_properties() -> dict:
         "rules": {"type": "array", "items": {"$ref": "#/definitions/rule"}},
         "assets": _assets_schema(),
         "texts": _texts_schema(),
+        "scenarios": {"type": "array", "items": {"type": "object"},
+                      "description": "engine tests of the rules (triplea-gen test); not built into the game"},
     }
 
 
@@ -175,7 +177,7 @@ def build_schema() -> dict:
     full = _full_game_properties()
     full_game = {"type": "object", "additionalProperties": False, "properties": full}
     fragment = {"type": "object", "additionalProperties": False,
-                "properties": {k: v for k, v in full.items() if k not in ("engine", "rules", "assets", "texts")}}
+                "properties": {k: v for k, v in full.items() if k not in ("engine", "rules", "assets", "texts", "scenarios")}}
     header = _object(overlay.HEADER_KEYS, {
         "name": {"type": "string"}, "version": SCALAR, "engine": {"enum": list(spec.ENGINES)},
         "base": {"anyOf": [{"type": "string"}, _object(("map", "game"))],
@@ -183,6 +185,7 @@ def build_schema() -> dict:
         "macros": {"type": "string", "description": "a folder of your own macro templates"}})
     mod_sections = {key: {"type": ["object", "null"]} for key in overlay.MOD_KEYS}
     mod_sections.update(mod=header, rules=full["rules"], assets=full["assets"], texts=full["texts"],
+                        scenarios=full["scenarios"],
                         **_exact_forms(fragment))
     mod = {"type": "object", "additionalProperties": False, "required": ["mod"], "properties": mod_sections}
     return {

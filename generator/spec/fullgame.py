@@ -21,6 +21,7 @@ TOP_LEVEL_KEYS = (
     "technology", "legacySpelling", "attachments", "initialize", "properties", "extra",
     "engine", "rules",  # read by the pipeline: the target engine, and rules expanded by generator.rules.expand
     "assets", "texts",  # the map folder's images and texts (generator.write.modfolder)
+    "scenarios",  # engine tests of the rules, not built into the game (generator.scenarios)
 )
 ENGINES = ("1.9", "current")
 

@@ -22,7 +22,8 @@ from generator.spec.overlay_setup import SETUP_KEYS, SetupChanges, apply_renames
 from generator.spec.fullgame import SpecReader, read_game
 
 MOD_KEYS = ("mod", "rename", "add", "change", "remove", "rules", "replace", "place",
-            "assets", "texts")  # the last two: generator.write.modfolder
+            "assets", "texts",  # these two: generator.write.modfolder
+            "scenarios")  # engine tests of the rules, not built (generator.scenarios)
 HEADER_KEYS = ("name", "version", "base", "engine", "macros")
 
 
