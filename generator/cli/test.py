@@ -94,7 +94,7 @@ def format_result(result) -> str:
     if result.control is not None:
         control_verdict = "fails, as it should" if not result.control.passed and not result.control.error \
             else ("could not be played" if result.control.error else "PASSES TOO")
-        lines.append(f"  control without {', '.join(scenario.rules)}: {control_verdict}  "
+        lines.append(f"  control without {', '.join(scenario.rules + scenario.control_also_without)}: {control_verdict}  "
                      f"{result.control.seconds:.0f} s")
         lines += _run_lines(result.control, "    ")
         lines.append(f"  => {'backed' if result.backed else 'not backed'}")

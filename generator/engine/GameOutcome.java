@@ -79,6 +79,21 @@ final class GameOutcome {
     return removed;
   }
 
+  /** Every history event (round, step, text), the first `limit` of them: a scenario's evidence. */
+  static List<Object> historyEvents(final GameData data, final int limit) {
+    final List<Object> events = new ArrayList<>();
+    forEachEvent((TreeNode) data.getHistory().getRoot(), 0, "", (round, step, text) -> {
+      if (events.size() < limit) {
+        final Map<String, Object> entry = new LinkedHashMap<>();
+        entry.put("round", round);
+        entry.put("step", step);
+        entry.put("event", text);
+        events.add(entry);
+      }
+    });
+    return events;
+  }
+
   /** What is done with one history event: its round, the step it was written in, its text. */
   private interface EventVisitor {
     void visit(int round, String step, String text);

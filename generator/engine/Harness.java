@@ -19,6 +19,7 @@ import java.util.List;
  *               [--centre TERRITORY]      (the screenshot shows this territory in the middle)
  *               [--player-ai PLAYER=easy|fast|none]... [--start-round N] [--start-step STEP]
  *               [--until-round N] [--until-step STEP]   (scenario runs: stop before that step)
+ *               [--history true]          (the report lists every history event)
  * </pre>
  *
  * <p>The only thing written to stdout is one JSON document; everything the engine prints goes
@@ -125,6 +126,9 @@ public final class Harness {
           break;
         case "--until-step":
           options.untilStep = value;
+          break;
+        case "--history":
+          options.history = Boolean.parseBoolean(value);
           break;
         default:
           throw new IllegalArgumentException("unknown option " + arg);

@@ -55,6 +55,7 @@ final class PlayMode {
     String startStep;
     Integer untilRound;
     String untilStep;
+    boolean history; // the report lists every history event
 
     boolean inClient() {
       return screenshot != null;
@@ -373,6 +374,9 @@ final class PlayMode {
     report.put("territories", GameOutcome.territoryStates(data));
     report.put("relationships", GameOutcome.relationships(data));
     report.put("switches", GameOutcome.switches(data));
+    if (options.history) {
+      report.put("history", GameOutcome.historyEvents(data, 20000));
+    }
     return report;
   }
 

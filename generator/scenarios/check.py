@@ -148,6 +148,35 @@ def _no_message(value, report, _start):
     return not ok, evidence
 
 
+def _history_matching(value: str, report: dict) -> list[dict]:
+    return [e for e in report.get("history", []) if value.lower() in (e.get("event") or "").lower()]
+
+
+def _history(value, report, _start):
+    found = _history_matching(value, report)
+    if found:
+        return True, f"round {found[0]['round']}, step {found[0]['step']}: {found[0]['event']}"
+    return False, f"no history line contains '{value}'"
+
+
+def _no_history(value, report, _start):
+    found = _history_matching(value, report)
+    if found:
+        more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+        return False, f"round {found[0]['round']}, step {found[0]['step']}: {found[0]['event']}{more}"
+    return True, f"no history line contains '{value}'"
+
+
+def _switches(value, report, _start):
+    found_switches = report.get("switches", {})
+    results = []
+    for name, on in value.items():
+        found = found_switches.get(name)
+        shown = "missing" if found is None else str(found).lower()
+        results.append((found == on, f"{name}: {shown}" + ("" if found == on else f" (expected {str(on).lower()})")))
+    return all(ok for ok, _ in results), "; ".join(text for _, text in results)
+
+
 def _no_exception(_value, report, _start):
     exceptions = report.get("exceptions", [])
     if exceptions:
@@ -159,4 +188,5 @@ def _no_exception(_value, report, _start):
 
 _CHECKS = {"fired": _fired, "not_fired": _not_fired, "resources": _resources, "owners": _owners,
            "units": _units, "no_units": _no_units, "relationships": _relationships, "message": _message,
-           "no_message": _no_message, "no_exception": _no_exception}
+           "no_message": _no_message, "history": _history, "no_history": _no_history, "switches": _switches,
+           "no_exception": _no_exception}

@@ -115,7 +115,7 @@ def play_options(scenario: Scenario, players: list[str]) -> list[str]:
     """The harness's play options for the scenario; players: the game's players (each gets its AI)."""
     given, play = scenario.given, scenario.play
     options = ["--rounds", str(play.rounds), "--ai", "easy" if play.ai == "none" else play.ai,
-               "--seed", str(play.seed)]
+               "--seed", str(play.seed), "--history", "true"]
     for player in players:  # every player named: the harness's own default is the easy AI
         options += ["--player-ai", f"{player}={play.players.get(player, play.ai)}"]
     if given.round is not None:

@@ -25,7 +25,7 @@ PLAY_KEYS = ("rounds", "until", "ai", "players", "seed")
 UNTIL_KEYS = ("round", "step")
 UNIT_CHANGE_KEYS = ("territory", "owner", "add", "remove")
 EXPECT_KINDS = ("fired", "not_fired", "resources", "owners", "units", "no_units", "relationships", "message",
-                "no_message", "no_exception")
+                "no_message", "history", "no_history", "switches", "no_exception")
 TRIGGER_KEYS = ("trigger", "round", "step")
 UNITS_KEYS = ("territory", "owner", "units")
 MESSAGE_KEYS = ("to", "contains")
@@ -409,6 +409,20 @@ def _expectation_value(r: _Reader, kind: str, raw, pos: Position):
             r.error("TG201", f"{kind} needs the text it contains", pos, "e.g. {to: Russians, contains: pact}")
             return None
         return {"to": body.get("to"), "contains": body["contains"]}
+    if kind == "switches":
+        switches = r.mapping(raw, "expected switches", pos, None)
+        if switches is None:
+            return None
+        if not all(isinstance(on, bool) for on in switches.values()):
+            r.error("TG201", "expected switches are true or false", pos, "e.g. {conditionAttachment_X: false}")
+            return None
+        return {str(name): on for name, on in switches.items()}
+    if kind in ("history", "no_history"):
+        text = raw if isinstance(raw, str) and raw else None
+        if text is None:
+            r.error("TG201", f"{kind} takes the text of a history line (a part of it)", pos,
+                    "e.g. no_history: could not land")
+        return text
     if kind == "no_exception":
         if raw is not True:
             r.error("TG201", "no_exception takes true", pos, "")

@@ -141,6 +141,9 @@ def check_names(scenario: Scenario, names: GameNames, collector: Collector) -> N
                 check.known("player", first, names.players, pos)
                 check.known("player", second, names.players, pos)
                 check.known("relationship type", kind, names.relationship_types, pos)
+        elif expectation.kind == "switches":
+            for name in value:
+                check.known("condition", name, names.conditions, pos)
         elif expectation.kind in ("message", "no_message") and value["to"] is not None:
             check.known("player", value["to"], names.players, pos)
 
