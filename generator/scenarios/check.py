@@ -107,7 +107,7 @@ def _no_units(value, report, _start):
     present = {unit: counts[unit] for unit in wanted if counts.get(unit)}
     whose = f" of {value['owner']}" if value["owner"] else ""
     if present:
-        return False, f"{value['territory']} has{whose} " + ", ".join(f"{n} {u}" for u, n in sorted(present.items()))
+        return False, f"{value['territory']} has " + ", ".join(f"{n} {u}" for u, n in sorted(present.items())) + whose
     return True, f"{value['territory']} has no {', '.join(wanted) or 'units'}{whose}"
 
 

@@ -174,7 +174,7 @@ def test_spec(spec_path: Path, only: str | None = None, controls: bool = True, p
                 progress(f"scenario {scenario.id}")
             run = play_variant(scenario, variants[scenario.id], game_name, Path(folder))
             control = None
-            if controls:
+            if controls and scenario.control:
                 if progress:
                     progress(f"scenario {scenario.id}: control without {', '.join(scenario.rules)}")
                 control = _control(spec_path, scenario, game_name, Path(folder))
@@ -244,13 +244,15 @@ def rule_backing(loaded: LoadedScenarios, results: dict | None) -> dict[str, str
     not run, or stale (the spec changed since test ran)."""
     by_id = {s["id"]: s for s in (results or {}).get("scenarios", [])}
     verdicts: dict[str, str] = {}
-    rank = ["backed", "control passes", "control error", "scenario fails", "not run", "stale"]
+    rank = ["backed", "control passes", "control error", "passes (no control)", "scenario fails", "not run", "stale"]
     for scenario in loaded.scenarios:
         result = by_id.get(scenario.id)
         if results and results.get("stale"):
             verdict = "stale"
         elif result is None:
             verdict = "not run"
+        elif not scenario.control:
+            verdict = "passes (no control)" if result["passed"] else "scenario fails"
         elif result["backed"]:
             verdict = "backed"
         elif not result["passed"]:

@@ -19,7 +19,7 @@ from typing import Any
 
 from generator.core.diagnostics import Collector, Position, closest
 
-SCENARIO_KEYS = ("id", "rule", "text", "given", "play", "expect", "control_also_without")
+SCENARIO_KEYS = ("id", "rule", "text", "given", "play", "expect", "control", "control_also_without")
 GIVEN_KEYS = ("round", "step", "owners", "units", "resources", "relationships", "switches", "properties")
 PLAY_KEYS = ("rounds", "until", "ai", "players", "seed")
 UNTIL_KEYS = ("round", "step")
@@ -87,6 +87,7 @@ class Scenario:
     # are not backed by this scenario)
     control_also_without: list[str] = field(default_factory=list)
     control_positions: list[Position] = field(default_factory=list)
+    control: bool = True  # false: a check that holds with or without the rule; it backs nothing
 
 
 class _Reader:
@@ -199,7 +200,12 @@ def _read_scenario(r: _Reader, item, pos: Position) -> Scenario | None:
         if "control_also_without" in body else []
     also_items = body.get("control_also_without") if isinstance(body.get("control_also_without"), list) else [None]
     also_positions = [_item_pos(also_items, i, at("control_also_without")) for i in range(len(also))]
-    return Scenario(ident, rules, text, given, play, expect, pos, rule_positions, also, also_positions)
+    control = body.get("control", True)
+    if not isinstance(control, bool):
+        r.error("TG201", f"control must be true or false, not {control!r}", at("control"),
+                "control: false for a check that holds with or without the rule (it backs nothing)")
+        control = True
+    return Scenario(ident, rules, text, given, play, expect, pos, rule_positions, also, also_positions, control)
 
 
 def _read_given(r: _Reader, value, pos: Position) -> Given:
