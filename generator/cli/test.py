@@ -88,8 +88,9 @@ def _run_lines(run, indent: str) -> list[str]:
 def format_result(result) -> str:
     scenario = result.scenario
     verdict = "PASS" if result.run.passed else "FAIL"
-    lines = [f"{verdict} {scenario.id} ({', '.join(scenario.rules)})  {result.run.seconds:.0f} s, "
-             f"stopped by {result.run.stopped_by}"]
+    heading = f"{verdict} {scenario.id} ({', '.join(scenario.rules)})  {result.run.seconds:.0f} s, " \
+        f"stopped by {result.run.stopped_by}"
+    lines = [heading]
     lines += _run_lines(result.run, "    ")
     if result.control is not None:
         control_verdict = "fails, as it should" if not result.control.passed and not result.control.error \

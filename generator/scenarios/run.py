@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.core.diagnostics import Collector, Diagnostic, DiagnosticError, Position, display_path
+from generator.core.diagnostics import Collector, Diagnostic, DiagnosticError, Position, closest, display_path
 from generator.read.yamlio import LocatedList, load_yaml_file
 from generator.scenarios.check import Outcome, evaluate
 from generator.scenarios.spec import Scenario, read_scenarios
@@ -80,8 +80,6 @@ def load_scenarios(spec_path: Path) -> LoadedScenarios:
         for rule, pos in zip(scenario.rules + scenario.control_also_without,
                              scenario.rule_positions + scenario.control_positions):
             if rule not in rule_ids:
-                from generator.core.diagnostics import closest
-
                 collector.error("TG203", f"scenario '{scenario.id}' backs rule '{rule}', which the spec does not have",
                                 pos, closest(rule, rule_ids) or "name a rule id of the spec's rules:")
     collector.raise_if_errors()

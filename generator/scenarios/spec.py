@@ -140,8 +140,13 @@ class _Reader:
 
 
 def _kind(value) -> str:
-    return {dict: "a mapping", list: "a list", bool: "true/false", type(None): "nothing"}.get(
-        type(value), f"'{value}'") if not isinstance(value, dict) else "a mapping"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, bool):
+        return "true/false"
+    return "nothing" if value is None else f"'{value}'"
 
 
 def _key_pos(mapping, key, fallback: Position) -> Position:
