@@ -7,12 +7,12 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import GLOBAL_MAP_DIR, REPO, SHARED, SHARED_MISSING, requires_engine
 from lxml import etree
 
-from conftest import GLOBAL_MAP_DIR, REPO, SHARED, SHARED_MISSING, requires_engine
 from generator.cli.main import main
 from generator.core.diagnostics import Collector, DiagnosticError
-from generator.scenarios.run import build_xml, load_scenarios, write_results
+from generator.scenarios.run import build_xml, load_scenarios
 from generator.scenarios.variant import GameNames, apply_given, check_names
 
 RULES_BASE = REPO / "tests" / "golden" / "rules" / "base.yaml"

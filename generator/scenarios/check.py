@@ -181,8 +181,8 @@ def _no_exception(_value, report, _start):
     exceptions = report.get("exceptions", [])
     if exceptions:
         e = exceptions[0]
-        return False, f"{len(exceptions)} exception(s); first in round {e.get('round')}, step {e.get('step')}: " \
-                      f"{e.get('message')}"
+        first = f"first in round {e.get('round')}, step {e.get('step')}: {e.get('message')}"
+        return False, f"{len(exceptions)} exception(s); {first}"
     return True, "no exception"
 
 

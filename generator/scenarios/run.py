@@ -10,7 +10,14 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.core.diagnostics import Collector, Diagnostic, DiagnosticError, Position, closest, display_path
+from generator.core.diagnostics import (
+    Collector,
+    Diagnostic,
+    DiagnosticError,
+    Position,
+    closest,
+    display_path,
+)
 from generator.read.yamlio import LocatedList, load_yaml_file
 from generator.scenarios.check import Outcome, evaluate
 from generator.scenarios.spec import Scenario, read_scenarios

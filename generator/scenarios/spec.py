@@ -184,7 +184,7 @@ def _read_scenario(r: _Reader, item, pos: Position) -> Scenario | None:
     body = r.mapping(item, "a scenario", pos, SCENARIO_KEYS)
     if body is None:
         return None
-    at = lambda key: _key_pos(body, key, pos)  # noqa: E731
+    at = lambda key: _key_pos(body, key, pos)
     for key in ("id", "rule", "expect"):
         if key not in body:
             r.error("TG201", f"a scenario needs '{key}'", pos, "every scenario has an id, the rule(s) it backs "
@@ -218,7 +218,7 @@ def _read_given(r: _Reader, value, pos: Position) -> Given:
     body = r.mapping(value, "given", pos, GIVEN_KEYS)
     if body is None:
         return given
-    at = lambda key: _key_pos(body, key, pos)  # noqa: E731
+    at = lambda key: _key_pos(body, key, pos)
     if "round" in body:
         given.round = r.integer(body["round"], "given round", at("round"), minimum=1)
     if "step" in body:
@@ -279,7 +279,7 @@ def _read_unit_change(r: _Reader, value, pos: Position) -> UnitChange | None:
     body = r.mapping(value, "a unit change", pos, UNIT_CHANGE_KEYS)
     if body is None:
         return None
-    at = lambda key: _key_pos(body, key, pos)  # noqa: E731
+    at = lambda key: _key_pos(body, key, pos)
     territory = r.name(body.get("territory"), "territory of a unit change", at("territory"))
     owner = r.name(body.get("owner"), "owner of a unit change", at("owner"))
     counts: dict[str, dict] = {}
@@ -305,7 +305,7 @@ def _read_play(r: _Reader, value, pos: Position) -> Play:
     body = r.mapping(value, "play", pos, PLAY_KEYS)
     if body is None:
         return play
-    at = lambda key: _key_pos(body, key, pos)  # noqa: E731
+    at = lambda key: _key_pos(body, key, pos)
     if "rounds" in body:
         play.rounds = r.integer(body["rounds"], "play rounds", at("rounds"), minimum=1, maximum=MAX_ROUNDS) or 1
     if "until" in body:

@@ -30,7 +30,7 @@ class GameNames:
     properties: list[str]
 
     @classmethod
-    def of(cls, root: etree._Element) -> "GameNames":
+    def of(cls, root: etree._Element) -> GameNames:
         def names(path: str) -> list[str]:
             return [e.get("name") for e in root.iterfind(path) if e.get("name")]
 
