@@ -183,7 +183,7 @@ def test_report_shows_which_rules_a_scenario_backs(tmp_path, capsys):
     spec = write_spec(tmp_path, GOOD_SCENARIO)
     results = tmp_path / "results.json"
     assert main(["report", str(spec), "--results", str(results)]) == 0
-    assert "PAY   enforced  not run" in capsys.readouterr().out
+    assert "PAY   enforced  not run            " in capsys.readouterr().out
 
     from generator.scenarios.run import results_path
 
@@ -195,11 +195,11 @@ def test_report_shows_which_rules_a_scenario_backs(tmp_path, capsys):
     results.write_text(json.dumps(fake), encoding="utf-8")
     assert main(["report", str(spec), "--results", str(results)]) == 0
     out = capsys.readouterr().out
-    assert "PAY   enforced  backed" in out and "OBJ   enforced  -" in out
+    assert "PAY   enforced  backed             " in out and "OBJ   enforced  -                  " in out
     assert "1 of 2 enforced rules backed" in out
     spec.write_text(spec.read_text(encoding="utf-8") + "\n# changed\n", encoding="utf-8")
     assert main(["report", str(spec), "--results", str(results)]) == 0
-    assert "PAY   enforced  stale" in capsys.readouterr().out
+    assert "PAY   enforced  stale              " in capsys.readouterr().out
     assert results_path(spec, tmp_path).name == "pact.json"
 
 

@@ -31,11 +31,11 @@ def run_report(args) -> int:
         print(json.dumps(document, indent=2, ensure_ascii=False))
         return 0
     width = max([len(r.id) for r in loaded.rules] + [4])
-    column = f"{'scenario':15} " if backing is not None else ""
+    column = f"{'scenario':19} " if backing is not None else ""
     print(f"{'rule':{width}}  {'status':9} {column}{'macro':24} text")
     for record in loaded.rules:
         text = record.text if len(record.text) <= 70 else record.text[:67] + "..."
-        shown = f"{backing.get(record.id, '-'):15} " if backing is not None else ""
+        shown = f"{backing.get(record.id, '-'):19} " if backing is not None else ""
         print(f"{record.id:{width}}  {record.status:9} {shown}{record.macro or '-':24} {text}")
     print(f"{len(loaded.rules)} rules: {counts['enforced']} enforced, {counts['partial']} partial, "
           f"{counts['notes']} notes only")
