@@ -43,8 +43,10 @@ scenarios:
 
 
 def write_spec(folder: Path, scenarios: str, name: str = "pact.yaml") -> Path:
+    """A mod of the rules base with MOD_HEAD's rules, or (when `scenarios` brings its own) those."""
     spec = folder / name
-    spec.write_text(MOD_HEAD + scenarios, encoding="utf-8")
+    head = MOD_HEAD if not scenarios.startswith("rules:") else MOD_HEAD[:MOD_HEAD.index("rules:")]
+    spec.write_text(head + scenarios, encoding="utf-8")
     return spec
 
 
@@ -255,4 +257,41 @@ def test_s000_violator_pays_before_it_buys(monkeypatch, tmp_path, capsys):
     assert main(["test", str(spec), "--scenario", "violator-pays-before-it-buys", "-o", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "fired in round 4, step russiansPurchase: Trigger S000 R12 Russians R3 Payer" in out
+    assert "=> backed" in out
+
+
+DECLARE_SPEC = """\
+rules:
+  - {id: PEACE, text: The USSR is at peace with Italy., use: condition,
+     with: {player: Russians, not_at_war_with: [Italians]}}
+  - {id: DECLARE, text: The USSR may declare war on Italy while at peace with it., use: political_action,
+     with: {player: Russians, targets: [Italians], to: War, conditions: [conditionAttachment_PEACE]}}
+scenarios:
+  - id: declare
+    rule: DECLARE
+    given: {round: 1, step: russiansPolitics}
+    play: {until: {step: russiansCombatMove}, actions: {Russians: [politicalActionAttachment_DECLARE]}}
+    expect:
+      - relationships: [[Italians, Russians, War]]
+"""
+
+
+def test_a_scripted_action_must_exist(tmp_path):
+    spec = write_spec(tmp_path, DECLARE_SPEC.replace("actions: {Russians: [politicalActionAttachment_DECLARE]}",
+                                                     "actions: {Russians: [politicalActionAttachment_DECLAR]}"))
+    collector = Collector()
+    (scenario,) = load_scenarios(spec).scenarios
+    check_names(scenario, GameNames.of(etree.fromstring(build_xml(spec))), collector)
+    assert [(d.code, d.message, d.hint) for d in collector.diagnostics] == [
+        ("TG204", "the built game has no political action 'politicalActionAttachment_DECLAR'",
+         "did you mean 'politicalActionAttachment_DECLARE'?")]
+
+
+@requires_engine
+def test_a_scripted_player_takes_its_political_action(tmp_path, capsys):
+    spec = write_spec(tmp_path, DECLARE_SPEC)
+    assert main(["test", str(spec), "-o", str(tmp_path / "out")]) == 0
+    out = capsys.readouterr().out
+    assert "ok   relationships (line 17): Italians-Russians: War" in out
+    assert "FAIL relationships (line 17): Italians-Russians: Neutrality (expected War)" in out
     assert "=> backed" in out

@@ -20,6 +20,7 @@ import java.util.List;
  *               [--player-ai PLAYER=easy|fast|none]... [--start-round N] [--start-step STEP]
  *               [--until-round N] [--until-step STEP]   (scenario runs: stop before that step)
  *               [--history true]          (the report lists every history event)
+ *               [--political-action PLAYER=ACTION]...   (that player does nothing but attempt it)
  * </pre>
  *
  * <p>The only thing written to stdout is one JSON document; everything the engine prints goes
@@ -127,6 +128,15 @@ public final class Harness {
         case "--until-step":
           options.untilStep = value;
           break;
+        case "--political-action": {
+          final int equals = value.indexOf('=');
+          if (equals <= 0) {
+            throw new IllegalArgumentException("--political-action takes PLAYER=ACTION, not " + value);
+          }
+          options.scriptedActions.computeIfAbsent(value.substring(0, equals), player -> new ArrayList<>())
+              .add(value.substring(equals + 1));
+          break;
+        }
         case "--history":
           options.history = Boolean.parseBoolean(value);
           break;

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -56,6 +57,8 @@ final class PlayMode {
     Integer untilRound;
     String untilStep;
     boolean history; // the report lists every history event
+    // Players that do nothing but attempt these political actions (and accept every proposal)
+    final Map<String, List<String>> scriptedActions = new LinkedHashMap<>();
 
     boolean inClient() {
       return screenshot != null;
@@ -123,7 +126,7 @@ final class PlayMode {
       playerTypes.put(player.getName(), chosen == null ? playerType : playerTypeOf(chosen));
     }
     moveToStart();
-    final Set<IGamePlayer> players = loader.createPlayers(playerTypes);
+    final Set<IGamePlayer> players = withScriptedPlayers(loader.createPlayers(playerTypes));
     final ServerGame game =
         new ServerGame(data, players, new HashMap<>(), new Messengers(new HeadlessServerMessenger()));
     if (options.seed != null) {
@@ -179,6 +182,19 @@ final class PlayMode {
       client.put("windows", ClientWindow.openWindows());
     }
     return stoppedBy;
+  }
+
+  /** The created players, with a ScriptedPlayer instead of each player the scenario scripts. */
+  private Set<IGamePlayer> withScriptedPlayers(final Set<IGamePlayer> created) {
+    if (options.scriptedActions.isEmpty()) {
+      return created;
+    }
+    final Set<IGamePlayer> players = new HashSet<>();
+    for (final IGamePlayer player : created) {
+      final List<String> actions = options.scriptedActions.get(player.getName());
+      players.add(actions == null ? player : new ScriptedPlayer(player.getName(), actions));
+    }
+    return players;
   }
 
   private static String playerTypeOf(final String ai) {

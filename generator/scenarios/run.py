@@ -116,13 +116,17 @@ def build_xml(spec_path: Path, without: list[str] = ()) -> bytes:
     return compile_game(loaded).xml_bytes
 
 
-def play_options(scenario: Scenario, players: list[str]) -> list[str]:
-    """The harness's play options for the scenario; players: the game's players (each gets its AI)."""
+def play_options(scenario: Scenario, names: GameNames) -> list[str]:
+    """The harness's play options for the scenario in a game with these names: each player gets its AI;
+    a scripted action the game lacks (a control left its rule out) is not attempted."""
     given, play = scenario.given, scenario.play
     options = ["--rounds", str(play.rounds), "--ai", "easy" if play.ai == "none" else play.ai,
                "--seed", str(play.seed), "--history", "true"]
-    for player in players:  # every player named: the harness's own default is the easy AI
+    for player in names.players:  # every player named: the harness's own default is the easy AI
         options += ["--player-ai", f"{player}={play.players.get(player, play.ai)}"]
+    for player, actions in play.actions.items():
+        options += [option for action in actions if action in names.political_actions
+                    for option in ("--political-action", f"{player}={action}")]
     if given.round is not None:
         options += ["--start-round", str(given.round)]
     if given.step is not None:
@@ -140,7 +144,7 @@ def play_variant(scenario: Scenario, variant: Variant, name: str, folder: Path) 
     game.write_bytes(variant.xml)
     started = time.monotonic()
     try:
-        report = play_scenario_game(game, play_options(scenario, variant.names.players), SCENARIO_TIMEOUT)
+        report = play_scenario_game(game, play_options(scenario, variant.names), SCENARIO_TIMEOUT)
     except DiagnosticError as err:
         return Run([], time.monotonic() - started, "error", "; ".join(d.message for d in err.diagnostics))
     outcomes = evaluate(scenario.expect, report, variant.start_resources)

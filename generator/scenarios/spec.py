@@ -21,7 +21,7 @@ from generator.core.diagnostics import Collector, Position, closest
 
 SCENARIO_KEYS = ("id", "rule", "text", "given", "play", "expect", "control", "control_also_without")
 GIVEN_KEYS = ("round", "step", "owners", "units", "resources", "relationships", "switches", "properties")
-PLAY_KEYS = ("rounds", "until", "ai", "players", "seed")
+PLAY_KEYS = ("rounds", "until", "ai", "players", "actions", "seed")
 UNTIL_KEYS = ("round", "step")
 UNIT_CHANGE_KEYS = ("territory", "owner", "add", "remove")
 EXPECT_KINDS = ("fired", "not_fired", "resources", "owners", "units", "no_units", "relationships", "message",
@@ -62,6 +62,8 @@ class Play:
     until_step: str | None = None
     ai: str = "none"
     players: dict[str, str] = field(default_factory=dict)
+    # scripted players: they do nothing but attempt these political actions (and accept every proposal)
+    actions: dict[str, list[str]] = field(default_factory=dict)
     seed: int = 1
     positions: dict[str, Position] = field(default_factory=dict)
 
@@ -327,6 +329,11 @@ def _read_play(r: _Reader, value, pos: Position) -> Play:
         if chosen:
             play.players[str(player)] = chosen
             play.positions[f"players:{player}"] = ppos
+    actions = r.mapping(body.get("actions", {}), "play actions", at("actions"), None) or {}
+    for player, names in actions.items():
+        apos = _key_pos(actions, player, at("actions"))
+        play.actions[str(player)] = r.names(names, f"political action of {player}", apos)
+        play.positions[f"actions:{player}"] = apos
     if "seed" in body:
         play.seed = r.integer(body["seed"], "play seed", at("seed")) or 0
     return play

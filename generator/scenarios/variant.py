@@ -28,6 +28,7 @@ class GameNames:
     triggers: list[str]
     conditions: list[str]
     properties: list[str]
+    political_actions: list[str]
 
     @classmethod
     def of(cls, root: etree._Element) -> GameNames:
@@ -41,7 +42,9 @@ class GameNames:
                    steps=names("gamePlay/sequence/step"),
                    triggers=sorted({a.get("name") for a in attachments if _is_trigger(a)}),
                    conditions=sorted({a.get("name") for a in attachments if _has_switch(a)}),
-                   properties=names("propertyList/property"))
+                   properties=names("propertyList/property"),
+                   political_actions=sorted({a.get("name") for a in attachments
+                                             if (a.get("javaClass") or "").endswith("PoliticalActionAttachment")}))
 
 
 def _is_trigger(attachment) -> bool:
@@ -116,6 +119,11 @@ def check_names(scenario: Scenario, names: GameNames, collector: Collector) -> N
         check.known("step", play.until_step, names.steps, play.positions["until"])
     for player in play.players:
         check.known("player", player, names.players, play.positions[f"players:{player}"])
+    for player, actions in play.actions.items():
+        pos = play.positions[f"actions:{player}"]
+        check.known("player", player, names.players, pos)
+        for action in actions:
+            check.known("political action", action, names.political_actions, pos)
     for expectation in scenario.expect:
         value, pos = expectation.value, expectation.position
         if expectation.kind in ("fired", "not_fired"):
