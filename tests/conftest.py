@@ -79,3 +79,9 @@ from hypothesis import settings as _hypothesis_settings  # noqa: E402
 _hypothesis_settings.register_profile("default", max_examples=1000)
 _hypothesis_settings.register_profile("quick", max_examples=50)
 _hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+def pytest_report_header(config):
+    from fuzzseed import replay_hint
+
+    return replay_hint()  # in every run's log, so a randomised failure can be replayed

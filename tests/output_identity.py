@@ -12,7 +12,7 @@ before and after a restructure):
 Paths of this machine are replaced by placeholders before hashing. The manifest holds a
 SHA-256 per output; it is recorded on purpose (`record`), never in the run that checks it,
 and a change of it is reviewed like code: `git diff` shows which outputs moved.
-tests/test_output_identity.py runs `check` case by case."""
+tests/build/test_output_identity.py runs `check` case by case."""
 from __future__ import annotations
 
 import argparse

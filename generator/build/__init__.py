@@ -1,1 +1,1 @@
-"""build"""
+"""Build: the flows that cross stages: see README.md in this folder."""

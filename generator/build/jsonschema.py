@@ -1,22 +1,22 @@
 """The JSON Schema of the spec language, for editors (completion, underlined mistakes).
 
-It is made from the same key tables the spec readers use (generator.spec.fullgame.KEYS,
-the mod and rule keys) and from the macro headers, so the editor and the build
-agree on every key; tests/test_share.py checks that they do."""
+It is made from the declarations the spec readers check against
+(generator.spec.declared: every key, its kind, whether it is required, its doc
+line), the mod-folder and rule keys, and the macro headers, so the editor and the
+build agree on every key; tests/test_share.py checks that they do."""
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from generator.spec import overlay, overlay_edit, fullgame as spec
+from generator.spec import declared as d
+from generator.spec.shapes import NAME
 from generator.rules import expand as rules
 from generator.write.modfolder import assetspec
 from generator.rules.macros import PARAM_TYPES, load_macros
 from generator.write.writer import write_file_atomically
 
-SCALAR = {"type": ["string", "number", "boolean"]}
-NAMES = {"type": "array", "items": SCALAR}
-PAIR = {"type": "array", "items": SCALAR, "minItems": 2, "maxItems": 2}
+SCALAR = NAME.json()
 
 
 def _object(keys, properties: dict | None = None, doc: str = "") -> dict:
@@ -37,58 +37,14 @@ def _keyed(entry: dict, doc: str = "") -> dict:
     return schema
 
 
-def _fields(kind: str, shapes: dict | None = None, doc: str = "") -> dict:
-    return _object(spec.KEYS[kind], {k: v for k, v in (shapes or {}).items()}, doc)
+def _properties(section: d.Section) -> dict:
+    return section.json()["properties"]
 
 
 def _full_game_properties() -> dict:
-    attachment = _fields("attachment", {
-        "options": {"anyOf": [{"type": "object", "additionalProperties": {
-            "anyOf": [SCALAR, {"type": "null"}, _fields("option"), {"type": "array"}]}}, {"type": "array"}],
-            "description": "option: value, exactly as TripleA names them; {value, count} for a count"},
-        "type": {"enum": ["unitType", "territory", "resource", "player", "relationship", "territoryEffect",
-                          "technology"]}},
-        "an attachment: name, attachTo, class (short) or javaClass, type, options")
-    territories = _keyed(_fields("territory"), "territories by name: {} or {water: true}")
-    geometry = {key: {} for key in spec.GEOMETRY_KEYS}
-    return {
-        "info": _fields("info", doc="the game's name and version (1.9 needs a version)"),
-        "doctype": {"type": ["string", "null"]},
-        "loader": {"type": "string"},
-        "triplea": _fields("triplea"),
-        "diceSides": SCALAR,
-        "variables": {"type": ["object", "array"]},
-        "map": _object(spec.MAP_KEYS + spec.GEOMETRY_KEYS, dict(
-            grids={"type": "array", "items": _fields("grid")}, territories=territories,
-            connections={"type": "array", "items": PAIR}, removeConnections={"type": "array", "items": PAIR},
-            **geometry), "territories and connections, or a geometry to generate them from"),
-        "resources": _keyed(_fields("resource")),
-        "players": _keyed(_fields("player"), "players by name"),
-        "alliances": {"anyOf": [{"type": "object", "additionalProperties": NAMES}, {"type": "array"}],
-                      "description": "alliance name: [players]"},
-        "units": NAMES, "relationshipTypes": NAMES, "territoryEffects": NAMES,
-        "delegates": _keyed(_fields("delegate")),
-        "sequence": {"type": "array", "items": _fields("step"), "description": "the turn steps in order"},
-        "offset": SCALAR,
-        "production": _object(spec.KEYS["production"], {
-            "rules": _keyed(_fields("productionRule")), "repairRules": _keyed(_fields("productionRule"))}),
-        "technology": _object(spec.KEYS["technology"], {"technologies": _keyed(_fields("techname"))}),
-        "legacySpelling": {"type": "boolean"},
-        "attachments": {"type": "array", "items": attachment},
-        "initialize": _object(spec.KEYS["initialize"], {
-            "heldUnits": {"type": "array", "items": _fields("heldUnits")}}),
-        "properties": _keyed(_fields("property"), "game properties by name"),
-        "extra": {"type": "array", "items": _fields("extra", {
-            "at": {"type": "string"}, "after": {"type": "integer", "minimum": 0}, "xml": {"type": "string"},
-            "text": {"type": "string"}, "attributes": {"type": "object"}}),
-                  "description": "content kept verbatim by import: {at, after, xml | text} or {at, attributes}"},
-        "engine": {"enum": list(spec.ENGINES), "description": "the TripleA engine the build is checked for"},
-        "rules": {"type": "array", "items": {"$ref": "#/definitions/rule"}},
-        "assets": _assets_schema(),
-        "texts": _texts_schema(),
-        "scenarios": {"type": "array", "items": {"type": "object"},
-                      "description": "engine tests of the rules (triplea-gen test); not built into the game"},
-    }
+    properties = _properties(d.FULL_GAME_TOP)
+    properties.update(assets=_assets_schema(), texts=_texts_schema())
+    return properties
 
 
 def _picture(doc: str) -> dict:
@@ -152,42 +108,28 @@ def _rule_schema(macros) -> dict:
 
 
 def _exact_forms(fragment: dict) -> dict:
-    """remove:/replace:/place: of any section (generator.spec.overlay_edit)."""
-    key = {"anyOf": [SCALAR, {"type": "array"}, {"type": "object"}],
-           "description": "an entry's name, or [its key fields..., which one of several]"}
-    keys = {"type": "array", "items": key}
-    place = {"type": "array", "items": {
-        "type": "object", "additionalProperties": False, "required": ["move"],
-        "properties": {"after": key, "before": key, "at": {"enum": ["start", "end"]}, "move": keys}}}
+    """add:/replace: take fragments of the full-game form (generator.spec.overlay_edit)."""
+    settings = {key: {"anyOf": [fragment["properties"][key], {"type": "null"}]} for key in d.SETTING_KEYS}
     replace = {"type": "object", "additionalProperties": False,
-               "properties": dict(fragment["properties"], **{k: {} for k in overlay_edit.SETTING_KEYS}),
+               "properties": dict(fragment["properties"], **settings),
                "description": "entries in the full-game form, each replacing the entry with its key; "
                               "settings (null removes one)"}
-    remove = {"type": ["object", "null"], "description": "entries by key, per section; parts: whole parts",
-              "properties": {name: keys for name in overlay_edit.REMOVE_KEYS}}
-    return {"replace": replace, "remove": remove,
+    return {"replace": replace,
             "add": {"anyOf": [fragment, {"type": "array", "items": fragment}],
-                    "description": "a fragment in the full-game form, or a list of them (added in turn)"},
-            "place": _object(overlay_edit.PLACE_KEYS, {name: place for name in overlay_edit.PLACE_KEYS},
-                             "where entries go: {after|before: KEY, move: [KEY, ...]} or {at: start, move: [...]}")}
+                    "description": "a fragment in the full-game form, or a list of them (added in turn)"}}
 
 
 def build_schema() -> dict:
     macros = load_macros()
     full = _full_game_properties()
-    full_game = {"type": "object", "additionalProperties": False, "properties": full}
+    full_game = {"type": "object", "additionalProperties": False, "properties": full,
+                 "required": [key.name for key in d.FULL_GAME_TOP.keys if key.required]}
     fragment = {"type": "object", "additionalProperties": False,
-                "properties": {k: v for k, v in full.items() if k not in ("engine", "rules", "assets", "texts", "scenarios")}}
-    header = _object(overlay.HEADER_KEYS, {
-        "name": {"type": "string"}, "version": SCALAR, "engine": {"enum": list(spec.ENGINES)},
-        "base": {"anyOf": [{"type": "string"}, _object(("map", "game"))],
-                 "description": "{map: folder in downloadedMaps, game: file.xml}, or a path"},
-        "macros": {"type": "string", "description": "a folder of your own macro templates"}})
-    mod_sections = {key: {"type": ["object", "null"]} for key in overlay.MOD_KEYS}
-    mod_sections.update(mod=header, rules=full["rules"], assets=full["assets"], texts=full["texts"],
-                        scenarios=full["scenarios"],
-                        **_exact_forms(fragment))
-    mod = {"type": "object", "additionalProperties": False, "required": ["mod"], "properties": mod_sections}
+                "properties": {k: v for k, v in full.items() if k not in d.BUILD_KEYS}}
+    mod_sections = _properties(d.MOD_TOP)
+    mod_sections.update(rules=full["rules"], assets=full["assets"], texts=full["texts"], **_exact_forms(fragment))
+    mod = {"type": "object", "additionalProperties": False, "properties": mod_sections,
+           "required": [key.name for key in d.MOD_TOP.keys if key.required]}
     return {
         "$schema": "http://json-schema.org/draft-07/schema#",
         "$id": "https://triplea-gen.invalid/rules.schema.json",

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from itertools import chain
 from pathlib import Path
 
 from lxml import etree
@@ -20,7 +19,7 @@ from generator.read.importer import import_xml_bytes
 from generator.write.modfolder.assetspec import AssetSpec, check_asset_names, read_assets
 from generator.write.modfolder.texts import unused_text_warnings
 from generator.spec.overlay import is_mod, read_mod
-from generator.render.templates import render_game
+from generator.render.templates import render_game_with_origins
 from generator.read.safexml import parse_xml_bytes, read_input
 from generator.write.notes import rules_notes_html
 from generator.rules.expand import RuleRecord, expand_rules
@@ -121,6 +120,9 @@ def load_spec(spec_path: str | os.PathLike, _mods_within: tuple[Path, ...] = (),
     if not collector.has_errors:
         check_asset_names(assets, game, source, collector)
         collector.diagnostics += unused_text_warnings(game, assets, source)
+        if game.geometry is not None:  # a generated map: each player's land should hang together
+            from generator.mapgen.checks import split_land_warnings
+            collector.diagnostics += split_land_warnings(game)
     collector.raise_if_errors()
     return LoadedSpec(path, game, collector.diagnostics, records, engine, base_path, assets)
 
@@ -177,7 +179,7 @@ def add_rules_to_notes(loaded: LoadedSpec) -> None:
 
 def compile_game(loaded: LoadedSpec) -> CompiledGame:
     game, source = loaded.game, loaded.source
-    xml = render_game(game)
+    xml, positions = render_game_with_origins(game)
     try:
         tree = parse_xml_bytes(xml, f"{source} (rendered XML)")
     except DiagnosticError as err:
@@ -185,61 +187,20 @@ def compile_game(loaded: LoadedSpec) -> CompiledGame:
         raise DiagnosticError([Diagnostic("TG042", f"the rendered XML is not well-formed: {d.message}",
                                           game.pos or Position(source), "remove control characters from names and "
                                           "values") for d in err.diagnostics]) from None
-    verbatim: set = set()
     if game.extras:
-        xml, tree, verbatim = _with_extras(tree, game.extras, source)
-    return CompiledGame(loaded, xml, tree, _line_positions(tree, game, verbatim))
+        xml, tree, positions = _with_extras(tree, game.extras, source, positions)
+    return CompiledGame(loaded, xml, tree, positions)
 
 
-def _with_extras(tree: etree._ElementTree, extras: list[m.Extra], source: str):
+def _with_extras(tree: etree._ElementTree, extras: list[m.Extra], source: str, positions: dict[int, Position]):
     """The rendered game with the spec's verbatim extras put back: its bytes, its tree as read
-    from them (lines as written) and the verbatim elements in that tree."""
+    from them (lines as written) and the positions moved to the lines the elements now have."""
     added = apply_extras(tree, extras, f"{source} (extra:)")
     xml = etree.tostring(tree, xml_declaration=True, encoding="UTF-8", doctype=tree.docinfo.doctype or None)
     if not xml.endswith(b"\n"):
         xml += b"\n"
     reread = parse_xml_bytes(xml, f"{source} (rendered XML)")
-    # the same nodes in the same order: pair them to know which written elements are verbatim
-    verbatim = {new for old, new in zip(tree.getroot().iter(), reread.getroot().iter()) if old in added}
-    return xml, reread, verbatim
-
-
-def _line_positions(tree: etree._ElementTree, game: m.Game, verbatim: set = frozenset()) -> dict[int, Position]:
-    """Pair rendered elements with model entities: for each tag the document order equals the model order."""
-    production = game.production or m.Production()
-    technology = game.technology or m.Technology()
-    init = game.initialize or m.Initialize()
-    attachments = game.attachments or []
-    steps = game.steps or []
-    rules = production.rules + production.repair_rules
-    by_tag = {
-        "info": [game.info],
-        "territory": game.territories, "grid": game.grids, "connection": game.connections,
-        "remove-connection": game.remove_connections, "resource": game.resources or [],
-        "player": game.players, "alliance": game.alliances, "unit": game.units or [],
-        "relationshipType": game.relationship_types or [], "territoryEffect": game.territory_effects or [],
-        "delegate": game.delegates, "step": steps,
-        "stepProperty": list(chain.from_iterable(s.properties for s in steps)),
-        "productionRule": production.rules, "repairRule": production.repair_rules,
-        "cost": list(chain.from_iterable(r.costs for r in rules)),
-        "result": list(chain.from_iterable(r.results for r in rules)),
-        "productionFrontier": production.frontiers, "repairFrontier": production.repair_frontiers,
-        "playerProduction": production.player_production, "playerRepair": production.player_repair,
-        "techname": technology.technologies or [], "playerTech": technology.player_techs,
-        "category": list(chain.from_iterable(p.categories for p in technology.player_techs)),
-        "attachment": attachments, "attatchment": attachments,
-        "option": list(chain.from_iterable(a.options for a in attachments)),
-        "territoryOwner": init.owners or [], "unitPlacement": init.units or [], "heldUnits": init.held_units,
-        "resourceGiven": init.resources or [], "relationship": init.relationships or [],
-        "property": game.properties or [],
-    }
-    elements: dict[str, list] = {tag: [] for tag in by_tag}
-    for element in tree.getroot().iter(*by_tag):  # one walk over the document, not one per tag
-        if element not in verbatim:
-            elements[element.tag].append(element)
-    positions: dict[int, Position] = {}
-    for tag, entities in by_tag.items():
-        for element, entity in zip(elements[tag], entities):
-            if entity.pos is not None:
-                positions[element.sourceline] = entity.pos
-    return positions
+    # the same nodes in the same order: each rendered element keeps its position on its new line
+    moved = {new.sourceline: positions[old.sourceline] for old, new in zip(tree.getroot().iter(), reread.getroot().iter())
+             if old not in added and old.sourceline in positions}
+    return xml, reread, moved

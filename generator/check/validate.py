@@ -8,7 +8,7 @@ table is CODES below and in README.md.
 
 The work is one pass over the document in the engine's own order: index every
 declared name once, then walk the attachments in document order (attachment
-references may only point backwards; generator/validate_attachments.py), then the
+references may only point backwards; generator/check/attachments.py), then the
 initial state and properties."""
 from __future__ import annotations
 

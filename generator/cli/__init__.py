@@ -1,1 +1,1 @@
-"""cli"""
+"""Command line: see README.md in this folder."""

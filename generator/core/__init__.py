@@ -1,1 +1,1 @@
-"""core"""
+"""Core: what every stage uses: see README.md in this folder."""

@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Callable, NamedTuple
 
+from generator.core.codes import REGISTERED
+
 # Exit statuses shared by every subcommand.
 EXIT_OK = 0
 EXIT_ERRORS = 1  # the input was read but has errors (validation findings)
@@ -57,11 +59,17 @@ class LazyHint:
 
 @dataclass(frozen=True)
 class Diagnostic:
-    code: str  # stable, e.g. TG001; documented in README
+    code: str  # stable, e.g. TG001; declared in core/codes.py, documented in README
     message: str
     position: Position
     hint: str | LazyHint = ""
     severity: str = "error"  # error | warning
+
+    def __post_init__(self):
+        # A code not declared in core/codes.py (and so not in README) is a bug: refusing it here
+        # makes every test that reaches the diagnostic fail. A set lookup: diagnostics are many.
+        if self.code not in REGISTERED:
+            raise UnregisteredCode(f"{self.code} is not declared in generator/core/codes.py")
 
     def format(self) -> str:
         text = f"{printable(str(self.position))}: {self.severity}[{self.code}]: {printable(self.message)}"
@@ -82,6 +90,10 @@ class Diagnostic:
             "message": shortened(self.message),
             "hint": shortened(str(self.hint)),
         }
+
+
+class UnregisteredCode(ValueError):
+    """A diagnostic made with a code generator/core/codes.py does not declare."""
 
 
 MAX_SHOWN_CHARS = 1000

@@ -138,8 +138,7 @@ def read_sites(r, data, pos: Position):
         if not names:
             continue
         area = areas[LAND] if coast is None or sites[names[0]][0] != SEA else areas[SEA]
-        for name, cell in zip(names, _voronoi([sites[n][1] for n in names], frame)):
-            exact[name] = cell.intersection(area)
+        exact.update(_split_by_masses(names, {n: sites[n][1] for n in names}, area, frame))
     regions = []
     for name, (terrain, _, kpos) in sites.items():
         shape = to_pixels(exact[name])
@@ -152,6 +151,28 @@ def read_sites(r, data, pos: Position):
         return None
     connections = shape_connections({name: exact[name] for name in sites})
     return regions, connections, width, height
+
+
+def _split_by_masses(names: list[str], points: dict[str, tuple[float, float]], area: BaseGeometry,
+                     frame: Polygon) -> dict[str, BaseGeometry]:
+    """Each site's region: the part of its own land mass (or body of water) nearest to it.
+
+    Splitting the whole area at once would let a site's region reach across water onto another
+    land mass (a sliver of Sweden for a site in Pomerania) and connect the two by land; so each
+    connected piece of the area is shared only among the sites standing on it. A piece without a
+    site (a small island) goes whole to the nearest site, whose territory then has an island."""
+    pieces = [p for p in shapely.get_parts(area) if isinstance(p, Polygon) and not p.is_empty]
+    shapes: dict[str, list[BaseGeometry]] = {name: [] for name in names}
+    for piece in pieces:
+        shapely.prepare(piece)
+        standing = [n for n in names if piece.covers(shapely.Point(points[n]))]
+        if not standing:
+            nearest = min(names, key=lambda n: (piece.distance(shapely.Point(points[n])), names.index(n)))
+            shapes[nearest].append(piece)
+            continue
+        for name, cell in zip(standing, _voronoi([points[n] for n in standing], frame)):
+            shapes[name].append(cell.intersection(piece))
+    return {name: shapely.union_all(parts) if parts else Polygon() for name, parts in shapes.items()}
 
 
 def _voronoi(points: list[tuple[float, float]], frame: Polygon) -> list[BaseGeometry]:

@@ -54,7 +54,7 @@ class _Owner:
 
 
 def read_grid(r, data, what: str, pos: Position):
-    """Returns (grid, regions, connections, blocked shapes) or None when the section is unusable."""
+    """Returns (grid, regions, connections, blocked shapes, cell outlines) or None when the section is unusable."""
     is_hex = what == "hexes"
     section = r.mapping(data, what, pos, HEX_KEYS if is_hex else SQUARE_KEYS)
     if section is None:
@@ -104,7 +104,17 @@ def read_grid(r, data, what: str, pos: Position):
     if blocked_cells:
         union = shapely.union_all([Polygon(grid.lattice_corners(cell)) for cell in blocked_cells])
         blocked = [lattice_to_pixels(grid, union)]
-    return grid, regions, connections, blocked
+    terrain_of = {region.name: region.terrain for region in regions}
+    cells = [(terrain_of[name], cell_outline(grid, cell)) for cell, name in sorted(cell_owner.items(),
+                                                                                  key=lambda item: item[0][::-1])]
+    cells += [(IMPASSABLE, cell_outline(grid, cell)) for cell in blocked_cells]
+    return grid, regions, connections, blocked, cells
+
+
+def cell_outline(grid: Grid, cell: Cell) -> tuple[tuple[int, int], ...]:
+    """The cell's corners in pixels, rounded the way territory outlines are (so grid lines meet borders)."""
+    sx, sy = grid.lattice_scale()
+    return tuple((round(grid.margin + x * sx), round(grid.margin + y * sy)) for x, y in grid.lattice_corners(cell))
 
 
 def _required_number(r, section, key: str, what: str, low, high, integer):

@@ -6,17 +6,20 @@ from __future__ import annotations
 import statistics
 from dataclasses import replace
 
+import shapely
+
 from generator.model import game as m
 from generator.core.diagnostics import Position
-from generator.mapgen import values as v
+from generator.mapgen import colors, values as v
+from generator.mapgen.features import read_features
 from generator.mapgen.freeshapes import read_polygons, read_sites
 from generator.mapgen.gridspec import read_grid
-from generator.mapgen.shapes import MapGeometry, Style
+from generator.mapgen.shapes import IMPASSABLE, LAND, SEA, MapGeometry, Region, Style
 from generator.mapgen.topology import ordered_connections
 
 LAYOUT_KEYS = ("hexes", "squares", "sites", "polygons")
 STYLE_KEYS = ("land", "sea", "impassable", "background", "border", "label", "seaLabel", "labels",
-              "production", "fontSize", "unitScale", "unitImages", "players")
+              "production", "fontSize", "unitScale", "unitImages", "players", "boxes")
 _STYLE_COLORS = {"land": "land", "sea": "sea", "impassable": "impassable", "background": "background",
                  "border": "border", "label": "label", "seaLabel": "sea_label"}
 # The unit scales map makers use; the engine's unit images are 48 pixels before scaling.
@@ -53,12 +56,12 @@ def read_geometry(r, section) -> MapGeometry | None:
     layout = layouts[0]
     errors_before = v.error_count(r)
     style = read_style(r, section.get("style"), at("style")) if "style" in section else Style()
-    blocked = []
+    blocked, cells, grid = [], [], None
     if layout in ("hexes", "squares"):
         result = read_grid(r, section[layout], layout, at(layout))
         if result is None:
             return None
-        grid, regions, pairs, blocked = result
+        grid, regions, pairs, blocked, cells = result
         width, height = grid.pixel_size()
         cell_size = grid.size if grid.kind == "square" else 3 ** 0.5 * grid.size
     else:
@@ -72,13 +75,63 @@ def read_geometry(r, section) -> MapGeometry | None:
         r.error(v.NO_LAYOUT, "the map has no territories", at(layout), "mark some cells as land or sea")
         return None
     names = [region.name for region in regions]
+    touching = set(pairs)
     pairs = _override_connections(r, section, pairs, set(names))
+    barriers = sorted(touching - pairs)
     if v.error_count(r) > errors_before or style is None:
+        return None
+    _warn_lone_territories(r, regions, pairs, style, at(layout))
+    regions = _boxes_for_lone_territories(regions, pairs)
+    boxes = [region.shape for region in regions if region.box]
+    if boxes:  # a box shows no cells
+        cells = [(terrain, ring) for terrain, ring in cells
+                 if not any(box.contains(shapely.Polygon(ring).centroid) for box in boxes)]
+    warn_close_colors(r, style, regions, blocked)
+    features = read_features(r, section["lines"], at("lines"), regions, grid) if "lines" in section else []
+    if v.error_count(r) > errors_before:
         return None
     if style.unit_scale is None:
         style = _with_unit_scale(style, cell_size)
     return MapGeometry(layout, width, height, regions, ordered_connections(pairs, names), style, blocked,
-                       cell_size, "sea" if layout == "sites" else "none", at(layout))
+                       cell_size, "sea" if layout == "sites" else "none", at(layout), cells, features, barriers)
+
+
+def _warn_lone_territories(r, regions: list[Region], pairs, style: Style, pos: Position) -> None:
+    """A territory that borders nothing can never be entered or left; fine for an off-map box
+    declared in style boxes:, a slip otherwise (a cell cut off by impassable ground or off-map
+    cells, a site on an islet)."""
+    linked = {name for pair in pairs for name in pair}
+    declared = set(style.boxes)
+    for name in style.boxes:
+        if name not in {region.name for region in regions}:
+            r.error(v.BAD_VALUE, f"style boxes: no territory {name!r} on the map", style.boxes_pos or pos,
+                    "list off-map boxes by the names the map generates")
+    for region in regions:
+        if region.name not in linked and region.name not in declared:
+            r.collector.warning(v.NO_NEIGHBOUR, f"territory {region.name} borders no other territory, so no unit "
+                                "can enter or leave it", region.pos or pos,
+                                "if it is an off-map box, list it in style: boxes: [...]; else join it with "
+                                "extraConnections or give it a neighbouring cell")
+
+
+def _boxes_for_lone_territories(regions: list[Region], pairs) -> list[Region]:
+    """Land territories that border nothing (off-map boxes) become rectangles, where the rectangle
+    around their shape is free of other territories."""
+    linked = {name for pair in pairs for name in pair}
+    lone = {region.name for region in regions if region.name not in linked and region.terrain == LAND}
+    if not lone:
+        return regions
+    others = shapely.STRtree([region.shape for region in regions])
+    shapes = [region.shape for region in regions]
+    result = []
+    for region in regions:
+        if region.name in lone:
+            frame = shapely.box(*region.shape.bounds)
+            near = [shapes[i] for i in others.query(frame, "intersects") if shapes[i] is not region.shape]
+            if all(frame.intersection(shape).area < 1 for shape in near):
+                region = replace(region, shape=frame, box=True)
+        result.append(region)
+    return result
 
 
 def _override_connections(r, section, pairs: set[tuple[str, str]], names: set[str]) -> set[tuple[str, str]]:
@@ -133,7 +186,28 @@ def read_style(r, data, pos: Position) -> Style | None:
         for player, colour in players.items())
     if v.error_count(r) > errors_before:
         return None
+    if "boxes" in section:
+        boxes = r.sequence(section["boxes"], "style boxes", at("boxes")) or []
+        fields["boxes"] = tuple(str(name) for name in boxes)
+        fields["boxes_pos"] = at("boxes")
+    fields["player_positions"] = tuple((str(player), players.position_of(player)) for player in players)
     return Style(**fields)
+
+
+def warn_close_colors(r, style: Style, regions, blocked) -> None:
+    """A warning at each player's colour that is hard to tell from an earlier player's, or from the
+    sea, impassable ground (where the map has them) or unowned land (which keeps the land colour)."""
+    terrains = {region.terrain for region in regions}
+    terrain = [("unowned land", style.land)]
+    if SEA in terrains:
+        terrain.insert(0, ("the sea", style.sea))
+    if IMPASSABLE in terrains or blocked:
+        terrain.insert(1, ("impassable ground", style.impassable))
+    positions = dict(style.player_positions)
+    for clash in colors.clashes(list(style.player_colors), terrain):
+        r.collector.warning(v.CLOSE_COLORS, clash.message(), positions.get(clash.first),
+                            f"choose a colour for {clash.first} further from {clash.second}'s: lighter or darker, "
+                            "or another hue")
 
 
 def _with_unit_scale(style: Style, cell_size: float) -> Style:

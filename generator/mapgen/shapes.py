@@ -29,6 +29,9 @@ class Style:
     unit_scale: float | None = None  # None: chosen from the territory size
     unit_images: bool = True
     player_colors: tuple[tuple[str, str], ...] = ()  # (player, RRGGBB) from the spec
+    player_positions: tuple[tuple[str, Position], ...] = field(default=(), compare=False)  # for warnings
+    boxes: tuple[str, ...] = ()  # territories declared as off-map boxes (no neighbours expected)
+    boxes_pos: Position | None = field(default=None, compare=False)
 
 
 @dataclass
@@ -39,10 +42,26 @@ class Region:
     terrain: str  # land | sea | impassable
     shape: BaseGeometry
     pos: Position | None = None
+    # An off-map box (a territory with no neighbour, e.g. a power fighting elsewhere): drawn as a
+    # titled box rather than a stray cell.
+    box: bool = False
 
     @property
     def water(self) -> bool:
         return self.terrain == SEA
+
+
+@dataclass(frozen=True)
+class Feature:
+    """A named line (open paths) or area (closed outlines) drawn over the map, in pixels."""
+
+    name: str
+    kind: str  # line | area
+    paths: tuple[tuple[tuple[int, int], ...], ...]
+    color: str  # RRGGBB
+    dashed: bool = False
+    width: int = 4
+    pos: Position | None = None
 
 
 @dataclass
@@ -60,6 +79,14 @@ class MapGeometry:
     # What fills the picture outside every territory: "sea" (open water) or "none" (the background colour).
     canvas: str = "none"
     pos: Position | None = None
+    # Grids: every cell's pixel outline and terrain, so the art can draw the hexes or squares
+    # inside each territory (a wargame map's cells must be countable).
+    cells: list[tuple[str, tuple[tuple[int, int], ...]]] = field(default_factory=list)
+    # Named lines and areas from the spec (pact lines, fronts, zones), drawn with a legend.
+    features: list["Feature"] = field(default_factory=list)
+    # Neighbours whose connection the spec blocks (blockedConnections: rivers, straits): their
+    # shared border is drawn as water.
+    barriers: list[tuple[str, str]] = field(default_factory=list)
 
     def region(self, name: str) -> Region | None:
         for region in self.regions:

@@ -23,6 +23,9 @@ LISTED_MISMATCH = "TG512"  # explicit map.territories that disagree with the geo
 BAD_CONNECTION = "TG513"   # extraConnections / blockedConnections naming unknown territories
 EMPTY_REGION = "TG515"     # a site whose region is empty after clipping
 MAP_OUTPUT = "TG520"       # the map folder cannot be written as asked (mapName, attachments)
+CLOSE_COLORS = "TG460"     # (warning) two players' colours, or a player's and the sea's, too close
+NO_NEIGHBOUR = "TG463"     # (warning) a territory that borders no other territory, not declared a box
+SPLIT_LAND = "TG464"       # (warning) a player's land in pieces that neither land nor sea joins
 
 # How large a map picture may be: it is held in memory whole (3 bytes a pixel).
 MAX_SIDE = 16384

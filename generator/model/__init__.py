@@ -1,1 +1,1 @@
-"""model"""
+"""Model: the game in memory: see README.md in this folder."""

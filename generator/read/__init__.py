@@ -1,1 +1,1 @@
-"""read"""
+"""Read: untrusted files in, located data out: see README.md in this folder."""

@@ -6,9 +6,16 @@ bring (its own macros) and everything rendered from spec text renders sandboxed
 game templates, which only triplea-gen ships and which only read the model's
 fields, render without the sandbox's per-call checks, a fifth faster on a large
 game. Every attribute value is escaped here, including line breaks, which an
-XML parser would otherwise fold into spaces."""
+XML parser would otherwise fold into spaces.
+
+Positions: each game template marks the start tag of an element it renders from a model entity
+(`{{ entity | origin }}`, and every option through `option_attributes`); render_game_with_origins
+turns the marks into "line of the written XML -> the YAML position the entity came from" and
+takes them out, so diagnostics on the XML point at the YAML line that wrote it."""
 from __future__ import annotations
 
+import re
+from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
 
@@ -17,6 +24,7 @@ from markupsafe import Markup
 
 from generator.model import game as model
 from generator.core.datacache import cache_folder
+from generator.core.diagnostics import Position
 from generator.model.game import Game
 from generator.render.sandbox import CODE_STAMP, BoundedSandbox
 
@@ -41,6 +49,20 @@ def xml_attributes(**attributes: str | None) -> Markup:
         f' {name}="{escape_attribute(value)}"' for name, value in attributes.items() if value is not None))
 
 
+# The positions of the entities marked so far in the current render_game_with_origins (None: not recording).
+_ORIGINS: ContextVar[list[Position] | None] = ContextVar("origins", default=None)
+_MARK = re.compile("\x00([0-9]+)\x00")  # NUL is never valid XML, so no game text can hold a real mark
+
+
+def origin(entity) -> Markup:
+    """A mark of the entity's YAML position in its element's start tag (nothing when not recording)."""
+    recorded = _ORIGINS.get()
+    if recorded is None or getattr(entity, "pos", None) is None:
+        return Markup("")
+    recorded.append(entity.pos)
+    return Markup(f"\x00{len(recorded) - 1}\x00")
+
+
 def option_attributes(option: model.Option) -> Markup:
     """xml_attributes(name=, value=, count=) of an attachment option, as a filter: a big game has
     thousands of options, and Jinja calls a filter directly but a function through its call
@@ -50,6 +72,10 @@ def option_attributes(option: model.Option) -> Markup:
         text += f' value="{escape_attribute(option.value)}"'
     if option.count is not None:
         text += f' count="{escape_attribute(option.count)}"'
+    recorded = _ORIGINS.get()
+    if recorded is not None and option.pos is not None:
+        recorded.append(option.pos)
+        text += f"\x00{len(recorded) - 1}\x00"
     return Markup(text)
 
 
@@ -101,6 +127,7 @@ def _game_environment() -> jinja2.Environment:
                              **_OPTIONS)
     env.globals.update(attrs=xml_attributes, cdata=cdata)
     env.filters["option_attributes"] = option_attributes
+    env.filters["origin"] = origin
     return env
 
 
@@ -108,3 +135,24 @@ def render_game(game: Game) -> bytes:
     """The game XML, UTF-8 encoded. Deterministic: the same model gives the same bytes."""
     text = _game_environment().get_template("game/game.xml.j2").render(game=game)
     return text.encode("utf-8")
+
+
+def render_game_with_origins(game: Game) -> tuple[bytes, dict[int, Position]]:
+    """The game XML (the same bytes as render_game) and, for each line that starts an element
+    rendered from a model entity with a position, that position."""
+    recorded: list[Position] = []
+    token = _ORIGINS.set(recorded)
+    try:
+        text = _game_environment().get_template("game/game.xml.j2").render(game=game)
+    finally:
+        _ORIGINS.reset(token)
+    if text.count("\x00") != 2 * len(recorded):
+        # A value holds NUL, which no XML can carry: the parser will say so, on the unmarked text.
+        return render_game(game), {}
+    lines: dict[int, Position] = {}
+    line, last = 1, 0
+    for mark in _MARK.finditer(text):
+        line += text.count("\n", last, mark.start())
+        last = mark.start()
+        lines[line] = recorded[int(mark.group(1))]
+    return _MARK.sub("", text).encode("utf-8"), lines

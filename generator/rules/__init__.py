@@ -1,1 +1,1 @@
-"""rules"""
+"""Rules: house rules as macros: see README.md in this folder."""

@@ -5,27 +5,14 @@ Templates render in a sandbox that only lets them call public methods; a method
 that cannot answer raises LookupError, which is reported at the rule's YAML line."""
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 
 from generator.model import game as m
+from generator.rules.steps import (PARTNER_PROPERTIES, TurnBlock, combine_turns, phase_of, reorder_turns,
+                                   split_sequence, step_prefix, turn_of)
 from generator.spec.overlay import effective_attachment
 
-# Step name endings the engine's user interface recognises, longest first where one ends another.
-PHASES = ("TechActivation", "Tech", "BidPlace", "Bid", "Purchase", "Politics", "UserActions",
-          "AirborneCombatMove", "NonCombatMove", "CombatMove", "Place", "EndTurn", "Battle")
-_TRAILING_PHASES = ("Place", "EndTurn")
-# Step properties that name the template player's partners; a copied turn must not inherit them.
-_PARTNER_PROPERTIES = ("combinedTurns", "turnSummaryPlayers", "repairPlayers")
-
-
-@dataclass
-class TurnBlock:
-    """One player's turn in the round: its steps, with partners' steps that sit inside it."""
-
-    player: str
-    steps: list[m.Step] = field(default_factory=list)
-
+_split_sequence = split_sequence  # the name tests/test_rules.py knows
 
 @dataclass
 class Conditions:
@@ -151,6 +138,37 @@ class GameHelpers:
     def is_relationship_type(self, name: str) -> bool:
         return any(t.name == name for t in self._game.relationship_types or [])
 
+    def declaration_changes(self, player: str, targets: list[str], to: str, also: list[str]) -> list[str]:
+        """A political action's relationship changes in a trigger's form (P1:P2:any:TYPE): an action
+        names PLAYER:TARGET:TYPE, a trigger also the type it replaces (any: whatever it is)."""
+        changes = [f"{player}:{target}:any:{to}" for target in targets]
+        for change in also:
+            parts = change.split(":")
+            if len(parts) != 3 or not all(parts):
+                raise LookupError(f"also: '{change}' is not PLAYER1:PLAYER2:TYPE")
+            changes.append(f"{parts[0]}:{parts[1]}:any:{parts[2]}")
+        return changes
+
+    def declaration_results(self, player: str, targets: list[str], to: str, also: list[str]) -> list[str]:
+        """The relationships a political action leaves (P1:P2:TYPE), which an automatic declaration
+        tests to fire only while one of them is still missing."""
+        return [f"{player}:{target}:{to}" for target in targets] + list(also)
+
+    def check_switch_option(self, name: str) -> str:
+        """name, when the game declares it as a boolean game option (a property with a true/false value)."""
+        value = self._game.property_value(name)
+        if value is None:
+            raise LookupError(f"the game has no option '{name}': declare it under add: properties: "
+                              f"({name}: {{value: true, editable: true, type: boolean}})")
+        if value.lower() not in ("true", "false"):
+            raise LookupError(f"the game option '{name}' is '{value}', not true or false")
+        return name
+
+    def pair_results(self, first: list[str], second: list[str], to: str) -> list[str]:
+        """The relationships (P1:P2:TYPE) a relationship_change leaves: every player of first with
+        every other player of second."""
+        return [f"{one}:{other}:{to}" for one in first for other in second if other != one]
+
     def has_relationships(self) -> bool:
         return bool(self._game.initialize and self._game.initialize.relationships)
 
@@ -239,7 +257,7 @@ class GameHelpers:
     def phase_step(self, player: str, phase: str) -> str:
         """The name of the player's first step of a phase (Purchase, Politics, Battle, EndTurn, ...)."""
         for step in self._game.steps or []:
-            if step.player == player and step.max_run_count is None and _phase(step.name) == phase:
+            if step.player == player and step.max_run_count is None and phase_of(step.name) == phase:
                 return step.name
         raise LookupError(f"the game has no {phase} step for {player}")
 
@@ -261,37 +279,25 @@ class GameHelpers:
         return [self.phase_step(p, phase) for p in players if self.has_phase(p, phase)]
 
     def turn_blocks(self) -> list[TurnBlock]:
-        return _split_sequence(self._game.steps or [])[1]
+        return split_sequence(self._game.steps or [])[1]
 
     def turn_of(self, player: str) -> TurnBlock:
-        for block in self.turn_blocks():
-            if block.player == player:
-                return block
-        raise LookupError(f"{player} has no turn in the game's sequence")
+        return turn_of(self.turn_blocks(), player)
 
     def reordered_steps(self, order: list[str]) -> list[m.Step]:
         """The whole sequence with the players' turns in the given order; set-up steps stay first and
         end-of-round steps last."""
-        head, blocks, tail = _split_sequence(self._game.steps or [])
-        by_player = {block.player: block for block in blocks}
-        if len(by_player) < len(blocks):
-            twice = sorted({b.player for b in blocks if sum(o.player == b.player for o in blocks) > 1})
-            raise LookupError(f"{', '.join(twice)} play more than one turn a round; place their steps with "
-                              f"change: steps instead")
-        missing = [block.player for block in blocks if block.player not in order]
-        unknown = [player for player in order if player not in by_player]
-        if unknown:
-            raise LookupError(f"no turn in the sequence for {', '.join(unknown)}; "
-                              f"the turns are: {', '.join(by_player)}")
-        if missing:
-            raise LookupError(f"the new order leaves out {', '.join(missing)}; list every turn: "
-                              f"{', '.join(by_player)}")
-        return head + [step for player in order for step in by_player[player].steps] + tail
+        return reorder_turns(self._game.steps or [], order)
+
+    def combined_turns(self, groups: dict[str, list[str]]) -> list[m.Step]:
+        """The whole sequence with each group's turns merged into one turn led by the group's
+        leader (the combined_turns macro): see generator.rules.steps.combine_turns."""
+        return combine_turns(self._game.steps or [], groups)
 
     def copied_turn(self, template: str, player: str, prefix: str) -> list[dict]:
         """The template player's own steps renamed for player (prefix replaces the template's)."""
         steps = [s for s in self.turn_of(template).steps if s.player == template]
-        old_prefix = _step_prefix([s.name for s in steps])
+        old_prefix = step_prefix([s.name for s in steps])
         names = {s.name for s in self._game.steps or []}
         copied = []
         for step in steps:
@@ -301,47 +307,5 @@ class GameHelpers:
             copied.append({"name": name, "delegate": step.delegate, "player": player,
                            "maxRunCount": step.max_run_count, "display": step.display,
                            "properties": [(p.name, p.value) for p in step.properties
-                                          if p.name not in _PARTNER_PROPERTIES]})
+                                          if p.name not in PARTNER_PROPERTIES]})
         return copied
-
-
-def _phase(step_name: str) -> str:
-    return next((phase for phase in PHASES if step_name.endswith(phase)), "")
-
-
-def _step_prefix(names: list[str]) -> str:
-    prefix = os.path.commonprefix(names)
-    if prefix in names or len(names) == 1:  # a one-step turn: the prefix is what precedes the phase
-        phase = _phase(prefix)
-        prefix = prefix[:len(prefix) - len(phase)] if phase else prefix
-    return prefix
-
-
-def _split_sequence(steps: list[m.Step]) -> tuple[list[m.Step], list[TurnBlock], list[m.Step]]:
-    """Set-up steps (no player, or run once: bids), the players' turns, end-of-round steps.
-
-    A turn runs from a player's first step to its end-turn step and takes in the steps of partners
-    played inside it (G40's UK_Pacific inside the British turn); without end-turn steps each change
-    of player starts a turn."""
-    first = next((i for i, s in enumerate(steps) if s.player and s.max_run_count is None), len(steps))
-    last = max((i for i, s in enumerate(steps) if s.player), default=first - 1)
-    head, body, tail = steps[:first], steps[first:last + 1], steps[last + 1:]
-    uses_end_turn = any(_phase(s.name) == "EndTurn" for s in body)
-    blocks: list[TurnBlock] = []
-    ended = True
-    for step in body:
-        current = blocks[-1] if blocks else None
-        members = {s.player for s in current.steps} if current else set()
-        # After the owner's end of turn only a partner's trailing place/end-turn steps stay in it
-        # (G40's UK_Pacific); any other step, even of a player who acted inside that turn (a pact's
-        # out-of-turn purchase), begins the next turn.
-        trailing = _phase(step.name) in _TRAILING_PHASES
-        starts = current is None or (step.player is not None and (ended or not uses_end_turn) and
-                                     (step.player not in members or (ended and not trailing)))
-        if starts:
-            blocks.append(TurnBlock(step.player or ""))
-            ended = False
-        blocks[-1].steps.append(step)
-        if _phase(step.name) == "EndTurn" and step.player == blocks[-1].player:
-            ended = True
-    return head, blocks, tail

@@ -17,32 +17,32 @@ from pathlib import Path
 from generator.model import game as m
 from generator.spec.basegame import find_base
 from generator.core.diagnostics import Collector, Position, closest
-from generator.spec.overlay_edit import REMOVE_KEYS, place_entries, remove_entries, replace_entries
-from generator.spec.overlay_setup import SETUP_KEYS, SetupChanges, apply_renames
-from generator.spec.fullgame import SpecReader, read_game
+from generator.read.yamlio import LocatedDict
+from generator.spec import declared as d
+from generator.spec.overlay_edit import place_entries, remove_entries, replace_entries
+from generator.spec.overlay_setup import SetupChanges, apply_renames
+from generator.spec.fullgame import read_game
+from generator.spec.reader import SpecReader
+from generator.spec.shapes import Raw
 
-MOD_KEYS = ("mod", "rename", "add", "change", "remove", "rules", "replace", "place",
-            "assets", "texts",  # these two: generator.write.modfolder
-            "scenarios")  # engine tests of the rules, not built (generator.scenarios)
-HEADER_KEYS = ("name", "version", "base", "engine", "macros")
 
-
-def is_mod(data) -> bool:
+def is_mod(data: Raw) -> bool:
     return isinstance(data, dict) and "mod" in data
 
 
-def read_mod(data, source: str, spec_dir: Path, collector: Collector, load_base) -> tuple[m.Game, Path | None]:
+def read_mod(data: LocatedDict, source: str, spec_dir: Path, collector: Collector,
+             load_base) -> tuple[m.Game, Path | None]:
     """The base game with the mod's changes applied, and where the base came from.
     `load_base(path)` imports the base game."""
     r = SpecReader(source, collector)
-    r.check_keys(data, MOD_KEYS, "a mod spec")
-    header = r.mapping(data["mod"], "mod", data.position_of("mod"), HEADER_KEYS)
+    r.check_keys(data, d.MOD_TOP.names, "a mod spec")
+    header = r.section(data["mod"], d.HEADER, data.position_of("mod"))
     if header is None:
         return m.Game(), None
     base_pos = header.position_of("base")
     base = header.get("base")
     if isinstance(base, dict):
-        r.check_keys(base, ("map", "game"), "mod base")
+        r.check_keys(base, d.BASE.names, "mod base")
         map_name = r.text(base.get("map"), "base map", base_pos)
         game_file = r.text(base.get("game"), "base game", base_pos, required=True)
     else:
@@ -165,10 +165,9 @@ class _Overlay:
 
     # --- change ---------------------------------------------------------------------------------------------
 
-    def change(self, data, pos: Position) -> None:
+    def change(self, data: Raw, pos: Position) -> None:
         r = self.r
-        section = r.mapping(data, "change", pos,
-                            ("units", "territories", "players", "properties", "attachments") + SETUP_KEYS)
+        section = r.section(data, d.CHANGE, pos)
         if section is None:
             return
         SetupChanges(r, self.game, self.known).apply(section)
@@ -191,13 +190,13 @@ class _Overlay:
                 r.error("TG031", "each changed attachment must be a mapping", apos,
                         "write {name: ..., attachTo: ..., options: {...}}")
                 continue
-            r.check_keys(body, ("name", "attachTo", "options"), "a changed attachment")
+            r.check_keys(body, d.CHANGED_ATTACHMENT.names, "a changed attachment")
             attachment = self.attachment(r.text(body.get("name"), "name", apos, True) or "",
                                          r.text(body.get("attachTo"), "attachTo", apos, True) or "", apos)
             if attachment is not None:
                 self._set_options(attachment, body.get("options"), body.position_of("options"))
 
-    def _set_options(self, attachment: m.Attachment, options, pos: Position) -> None:
+    def _set_options(self, attachment: m.Attachment, options: Raw, pos: Position) -> None:
         """Replace each named option's values (None removes it); new options are appended."""
         section = self.r.mapping(options, f"options of {attachment.name}", pos)
         new = []
@@ -207,7 +206,7 @@ class _Overlay:
             values = value if isinstance(value, list) else [None] if value is None else [value]
             for item in values:
                 if isinstance(item, dict):
-                    self.r.check_keys(item, ("value", "count"), f"option {name}")
+                    self.r.check_keys(item, d.OPTION.names, f"option {name}")
                     new.append(m.Option(name, self.r.text(item.get("value"), name, opos),
                                         self.r.text(item.get("count"), name, opos), opos))
                 else:
@@ -222,7 +221,7 @@ class _Overlay:
         self.game.attachments = (self.game.attachments or []) + [attachment]
         return attachment
 
-    def _change_unit(self, unit: str, body, pos: Position) -> None:
+    def _change_unit(self, unit: str, body: Raw, pos: Position) -> None:
         if not self.known("unit type", unit, [u.name for u in self.game.units or []], pos):
             return
         options = self.r.mapping(body, f"change of unit {unit}", pos)
@@ -236,7 +235,7 @@ class _Overlay:
             located.pos, located.key_pos = options.pos, options.key_pos
             self._set_options(self._singleton("unitAttachment", unit, "UnitAttachment", "unitType"), located, pos)
 
-    def _change_cost(self, unit: str, cost, pos: Position) -> None:
+    def _change_cost(self, unit: str, cost: Raw, pos: Position) -> None:
         """`cost: 11` sets the PUs of every production rule that buys exactly one such unit."""
         rules, buying = rules_priced_by_cost(self.game.production.rules if self.game.production else [], unit)
         if buying and not rules:
@@ -253,7 +252,7 @@ class _Overlay:
             rule.costs = [m.Amount(str(resource), self.r.text(quantity, f"cost of {unit}", pos), pos)
                           for resource, quantity in amounts.items()]
 
-    def _change_territory(self, territory: str, body, pos: Position) -> None:
+    def _change_territory(self, territory: str, body: Raw, pos: Position) -> None:
         if not self.known("territory", territory, [t.name for t in self.game.territories], pos):
             return
         options = self.r.mapping(body, f"change of territory {territory}", pos)
@@ -284,12 +283,11 @@ class _Overlay:
             owners.append(m.TerritoryOwner(territory, owner, pos))
         init.owners = owners
 
-    def _change_player(self, player: str, body, pos: Position) -> None:
+    def _change_player(self, player: str, body: Raw, pos: Position) -> None:
         players = {p.name: p for p in self.game.players}
         if not self.known("player", player, players, pos):
             return
-        fields = self.r.fields(body, f"change of player {player}", pos,
-                               ("optional", "canBeDisabled", "defaultType", "isHidden", "frontier"))
+        fields = self.r.fields(body, f"change of player {player}", pos, d.CHANGED_PLAYER)
         target = players[player]
         if "frontier" in fields:
             self._set_frontier(player, fields["frontier"] or "", pos)
@@ -308,10 +306,10 @@ class _Overlay:
         else:
             current.frontier, current.pos = frontier, pos
 
-    def _change_property(self, name: str, body, pos: Position) -> None:
+    def _change_property(self, name: str, body: Raw, pos: Position) -> None:
         existing = {p.name: p for p in self.game.properties or []}
         if isinstance(body, dict):
-            fields = self.r.fields(body, f"property {name}", pos, ("value", "editable", "text"))
+            fields = self.r.fields(body, f"property {name}", pos, d.CHANGED_PROPERTY)
         else:
             fields = {"value": self.r.text(body, f"property {name}", pos)}
         prop = existing.get(name) or m.Property(name, pos=pos)
@@ -325,10 +323,9 @@ class _Overlay:
 
     # --- remove ---------------------------------------------------------------------------------------------
 
-    def remove(self, data, pos: Position) -> None:
+    def remove(self, data: Raw, pos: Position) -> None:
         r = self.r
-        keys = ("connections", "territories", "attachments", "properties", "steps")
-        section = r.mapping(data, "remove", pos, keys + REMOVE_KEYS)
+        section = r.section(data, d.REMOVE, pos)
         if section is None:
             return
         at = section.position_of
@@ -353,11 +350,11 @@ class _Overlay:
         seq = r.sequence(section.get("attachments"), "remove attachments", at("attachments"))
         for index, body in enumerate(seq or []):
             apos = r.pos(body, seq.position_of(index))
-            f = r.fields(body, "a removed attachment", apos, ("name", "attachTo"))
+            f = r.fields(body, "a removed attachment", apos, d.REMOVED_ATTACHMENT)
             target = self.attachment(f.get("name") or "", f.get("attachTo") or "", apos)
             if target is not None:
                 game.attachments = [a for a in game.attachments if a is not target]
-        for name in REMOVE_KEYS:
+        for name in d.REMOVE_KEYS:
             if name in section:
                 remove_entries(r, game, name, section[name], at(name))
 
@@ -387,7 +384,7 @@ def _normalised(name: str) -> str:
     return name.replace("_", "").lower()
 
 
-def _pairs(r: SpecReader, data, pos: Position):
+def _pairs(r: SpecReader, data: Raw, pos: Position):
     seq = r.sequence(data, "remove connections", pos)
     for index, item in enumerate(seq or []):
         ipos = seq.position_of(index)

@@ -19,12 +19,12 @@ from __future__ import annotations
 from generator.model import game as m
 from generator.model.compare import SECTION_BY_NAME, Section, identities
 from generator.core.diagnostics import Position, closest
-from generator.spec.fullgame import SpecReader, read_game
+from generator.spec import declared as d
+from generator.spec.fullgame import read_game
+from generator.spec.reader import SpecReader
+from generator.spec.shapes import Raw
 
-# Sections the original remove: handles itself (with its own forms and cascades).
-_OWN_REMOVALS = ("connections", "territories", "attachments", "properties", "steps")
-REMOVE_KEYS = tuple(name for name in SECTION_BY_NAME if name not in _OWN_REMOVALS) + ("parts",)
-PLACE_KEYS = tuple(SECTION_BY_NAME)
+
 def _holder(attr: str):
     return lambda game: getattr(game, attr)
 
@@ -57,7 +57,7 @@ OPTIONAL_PARTS = {
 }
 
 
-def remove_parts(r: SpecReader, game: m.Game, data, pos: Position) -> None:
+def remove_parts(r: SpecReader, game: m.Game, data: Raw, pos: Position) -> None:
     """`remove: {parts: [technology, ...]}`: those parts of the game go altogether, element and all."""
     for name, npos in r.names(data, "remove parts", pos):
         if name not in OPTIONAL_PARTS:
@@ -73,11 +73,7 @@ def remove_parts(r: SpecReader, game: m.Game, data, pos: Position) -> None:
             setattr(holder, attr, None)
 
 
-# Top-level settings `replace:` sets; their full-game form is a single value (or {minimumVersion}).
-SETTING_KEYS = ("doctype", "loader", "triplea", "diceSides", "offset", "legacySpelling")
-
-
-def read_identity(r: SpecReader, section: Section, data, pos: Position) -> tuple | None:
+def read_identity(r: SpecReader, section: Section, data: Raw, pos: Position) -> tuple | None:
     """A key as written in the YAML -> (key fields..., occurrence)."""
     width = len(section.fields)
     if isinstance(data, list) and len(data) in (width, width + 1):
@@ -116,7 +112,7 @@ def _lookup(r: SpecReader, section: Section, ids: dict[tuple, int], identity: tu
         return None
 
 
-def _keys(r: SpecReader, section: Section, data, pos: Position):
+def _keys(r: SpecReader, section: Section, data: Raw, pos: Position):
     seq = r.sequence(data, f"{section.name} keys", pos)
     for index, item in enumerate(seq or []):
         ipos = seq.position_of(index)
@@ -125,7 +121,7 @@ def _keys(r: SpecReader, section: Section, data, pos: Position):
             yield identity, ipos
 
 
-def remove_entries(r: SpecReader, game: m.Game, name: str, data, pos: Position) -> None:
+def remove_entries(r: SpecReader, game: m.Game, name: str, data: Raw, pos: Position) -> None:
     if name == "parts":
         remove_parts(r, game, data, pos)
         return
@@ -141,7 +137,7 @@ def remove_entries(r: SpecReader, game: m.Game, name: str, data, pos: Position) 
         section.set(game, [item for index, item in enumerate(items) if index not in dropped])
 
 
-def replace_entries(r: SpecReader, game: m.Game, data, pos: Position) -> None:
+def replace_entries(r: SpecReader, game: m.Game, data: Raw, pos: Position) -> None:
     """Each entry of the fragment takes the place of the game's entry with the same key."""
     section_data = r.mapping(data, "replace", pos)
     if section_data is None:
@@ -161,15 +157,15 @@ def replace_entries(r: SpecReader, game: m.Game, data, pos: Position) -> None:
         section.set(game, items)
 
 
-def _replace_settings(r: SpecReader, game: m.Game, data) -> None:
+def _replace_settings(r: SpecReader, game: m.Game, data: Raw) -> None:
     at = data.position_of
-    for key in SETTING_KEYS:
+    for key in d.SETTING_KEYS:
         if key not in data:
             continue
         value = data[key]
         if key == "triplea":
             game.triplea_present = value is not None
-            fields = r.fields(value, "triplea", at(key), ("minimumVersion",)) if value is not None else {}
+            fields = r.fields(value, "triplea", at(key), d.TRIPLEA) if value is not None else {}
             game.minimum_version = fields.get("minimumVersion")
         elif key == "legacySpelling":
             game.legacy_attachment_spelling = value is True
@@ -178,8 +174,8 @@ def _replace_settings(r: SpecReader, game: m.Game, data) -> None:
             setattr(game, attr, r.text(value, key, at(key)))
 
 
-def place_entries(r: SpecReader, game: m.Game, data, pos: Position) -> None:
-    sections = r.mapping(data, "place", pos, PLACE_KEYS)
+def place_entries(r: SpecReader, game: m.Game, data: Raw, pos: Position) -> None:
+    sections = r.section(data, d.PLACE, pos)
     for name in (sections or {}):
         section = SECTION_BY_NAME[name]
         items = section.get(game) or []
@@ -197,9 +193,9 @@ def _positions(items, section: Section) -> dict[tuple, int]:
     return {identity: index for index, identity in enumerate(identities(items, section.key))}
 
 
-def _place_group(r: SpecReader, section: Section, group, pos: Position, ids: dict[tuple, int],
+def _place_group(r: SpecReader, section: Section, group: Raw, pos: Position, ids: dict[tuple, int],
                  order: list[tuple]) -> None:
-    edit = r.mapping(group, f"a place of {section.name}", pos, ("after", "before", "at", "move"))
+    edit = r.section(group, d.PLACE_ENTRY, pos, f"a place of {section.name}")
     if edit is None:
         return
     anchors = [key for key in ("after", "before", "at") if key in edit]

@@ -21,14 +21,17 @@ from __future__ import annotations
 from generator.model import game as m
 from generator.core.diagnostics import Position, closest
 from generator.model.rename import KINDS, existing_names, rename
-from generator.spec.fullgame import SpecReader, _read_steps
+from generator.read.yamlio import LocatedDict
+from generator.spec import declared as d
+from generator.spec.fullgame import read_steps
+from generator.spec.reader import SpecReader
+from generator.spec.shapes import Raw
 
-SETUP_KEYS = ("alliances", "frontiers", "steps", "initialUnits", "resources", "relationships")
 _KIND_WORDS = {"players": "player", "territories": "territory", "units": "unit type"}
 
 
-def apply_renames(r: SpecReader, game: m.Game, data, pos: Position, is_mod_of_map: bool) -> None:
-    section = r.mapping(data, "rename", pos, KINDS)
+def apply_renames(r: SpecReader, game: m.Game, data: Raw, pos: Position, is_mod_of_map: bool) -> None:
+    section = r.section(data, d.RENAME, pos)
     for kind in KINDS if section is not None else ():
         names = r.mapping(section.get(kind), f"rename {kind}", section.position_of(kind))
         for old, new in (names or {}).items():
@@ -59,7 +62,7 @@ class SetupChanges:
         self.game = game
         self.known = known  # known(kind, name, names, pos) -> bool, reporting TG051
 
-    def apply(self, section) -> None:
+    def apply(self, section: LocatedDict) -> None:
         at = section.position_of
         handlers = {"alliances": self.alliances, "frontiers": self.frontiers, "steps": self.steps,
                     "initialUnits": self.initial_units, "resources": self.resources,
@@ -71,7 +74,7 @@ class SetupChanges:
     def _players(self) -> list[str]:
         return [p.name for p in self.game.players]
 
-    def alliances(self, data, pos: Position) -> None:
+    def alliances(self, data: Raw, pos: Position) -> None:
         r, game = self.r, self.game
         for alliance, members, apos in r.entries(data, "change alliances", pos, "name"):
             if not self.known("alliance", alliance, sorted({a.alliance for a in game.alliances}), apos):
@@ -82,7 +85,7 @@ class SetupChanges:
             game.alliances = [a for a in game.alliances if a.alliance != alliance]
             game.alliances[first:first] = [m.Alliance(p, alliance, apos) for p in players]
 
-    def frontiers(self, data, pos: Position) -> None:
+    def frontiers(self, data: Raw, pos: Position) -> None:
         r = self.r
         production = self.game.production or m.Production()
         rules = [rule.name for rule in production.rules]
@@ -90,7 +93,7 @@ class SetupChanges:
             frontier = next((f for f in production.frontiers if f.name == name), None)
             if not self.known("production frontier", name, [f.name for f in production.frontiers], fpos):
                 continue
-            edit = r.mapping(body, f"change of frontier {name}", fpos, ("add", "remove"))
+            edit = r.section(body, d.FRONTIER_CHANGE, fpos, f"change of frontier {name}")
             if edit is None:
                 continue
             for rule, rpos in r.names(edit.get("remove"), f"rules removed from {name}", edit.position_of("remove")):
@@ -100,11 +103,11 @@ class SetupChanges:
                 if self.known("production rule", rule, rules, rpos) and rule not in frontier.rules:
                     frontier.rules.append(rule)
 
-    def steps(self, data, pos: Position) -> None:
+    def steps(self, data: Raw, pos: Position) -> None:
         r, game = self.r, self.game
         for index, body in enumerate(r.sequence(data, "change steps", pos) or []):
             spos = r.pos(body, data.position_of(index))
-            edit = r.mapping(body, "a step change", spos, ("after", "before", "add"))
+            edit = r.section(body, d.STEP_CHANGE, spos, "a step change")
             if edit is None:
                 continue
             anchors = [key for key in ("after", "before") if key in edit]
@@ -114,7 +117,7 @@ class SetupChanges:
                 continue
             anchor = r.text(edit[anchors[0]], anchors[0], edit.position_of(anchors[0]), True) or ""
             names = [s.name for s in game.steps or []]
-            new_steps = _read_steps(r, edit.get("add"), edit.position_of("add"))
+            new_steps = read_steps(r, edit.get("add"), edit.position_of("add"))
             taken = [s for s in new_steps if s.name in names]
             for step in taken:
                 r.error("TG053", f"the base game already has a step called '{step.name}'", step.pos,
@@ -124,7 +127,7 @@ class SetupChanges:
             at = names.index(anchor) + (1 if anchors[0] == "after" else 0)
             game.steps[at:at] = new_steps
 
-    def initial_units(self, data, pos: Position) -> None:
+    def initial_units(self, data: Raw, pos: Position) -> None:
         r, game = self.r, self.game
         territories = r.mapping(data, "initialUnits (territory -> owner -> units)", pos)
         init = game.initialize = game.initialize or m.Initialize()
@@ -145,7 +148,7 @@ class SetupChanges:
                     if not self.known("unit type", str(unit), units, upos):
                         continue
                     if isinstance(value, dict):
-                        f = r.fields(value, f"{unit} in {territory}", upos, ("quantity", "hitsTaken", "unitDamage"))
+                        f = r.fields(value, f"{unit} in {territory}", upos, d.UNIT_COUNT)
                     else:
                         f = {"quantity": r.text(value, f"quantity of {unit} in {territory}", upos)}
                     self._replace_units(init, m.UnitPlacement(str(unit), str(territory), f.get("quantity"), owner_name,
@@ -161,7 +164,7 @@ class SetupChanges:
             keep.insert(len(keep) if first is None else first, placement)
         init.units = keep
 
-    def resources(self, data, pos: Position) -> None:
+    def resources(self, data: Raw, pos: Position) -> None:
         r, game = self.r, self.game
         init = game.initialize = game.initialize or m.Initialize()
         names = [res.name for res in game.resources or []]
@@ -182,14 +185,14 @@ class SetupChanges:
                 else:
                     target.quantity, target.pos = value, rpos
 
-    def relationships(self, data, pos: Position) -> None:
+    def relationships(self, data: Raw, pos: Position) -> None:
         r, game = self.r, self.game
         init = game.initialize = game.initialize or m.Initialize()
         types = [t.name for t in game.relationship_types or []]
         seq = r.sequence(data, "change relationships", pos) or []
         for index, item in enumerate(seq):
             rpos = seq.position_of(index)
-            f = r.fields(item, "a relationship", rpos, ("player1", "player2", "type", "roundValue"), positional=True)
+            f = r.fields(item, "a relationship", rpos, d.RELATIONSHIP, positional=True)
             first, second, kind = f.get("player1") or "", f.get("player2") or "", f.get("type") or ""
             if not (self.known("player", first, self._players(), rpos)
                     and self.known("player", second, self._players(), rpos)

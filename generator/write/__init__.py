@@ -1,1 +1,1 @@
-"""write"""
+"""Write: files out, all or nothing: see README.md in this folder."""

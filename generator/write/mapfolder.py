@@ -2,8 +2,8 @@
 bytes for the all-or-nothing writer:
 
     <map>/map.yml  description.html  preview.png
-    <map>/map/polygons.txt centers.txt place.txt name_place.txt map.properties smallMap.jpeg
-    <map>/map/baseTiles/<x>_<y>.png  units/<Player>/<unit>.png  flags/<Player>*.png
+    <map>/map/polygons.txt centers.txt place.txt name_place.txt capitols.txt map.properties smallMap.jpeg
+    <map>/map/baseTiles/<x>_<y>.png  reliefTiles/<x>_<y>.png (grid, borders, coasts, lines, names)  units/<Player>/<unit>.png  flags/<Player>*.png
     <map>/map/games/<game>.xml
 """
 from __future__ import annotations
@@ -13,21 +13,22 @@ import json
 from markupsafe import Markup
 
 from generator.model import game as m
+from generator.model.units import unit_factors, unit_kinds
 from generator.core.diagnostics import Diagnostic, DiagnosticError, Position
 from generator.render.templates import environment
 from generator.write.writer import safe_name
 from generator.mapgen import art
-from generator.mapgen.placement import Layout, layout_region
+from generator.mapgen import colors as contrast
+from generator.mapgen.placement import Layout, layout_region, separate_labels
 from generator.mapgen.pointfiles import points_text, polygons_text
 from generator.mapgen.shapes import IMPASSABLE, MapGeometry
 from generator.mapgen.values import MAP_OUTPUT
 
 # Distinct, readable on land and sea; given to players in order unless the spec's style names a colour.
 PALETTE = ("B22222", "1E5AA8", "2E8B57", "D4A017", "6A3D9A", "E07B24", "008B8B", "8B4513", "C71585", "556B2F",
-           "4682B4", "9ACD32")
+           "F0F0F0", "9ACD32", "000080", "2F2F2F")
 NEUTRAL_UNITS = "9E9E9E"
 LAYOUT_WORDS = {"hexes": "hex", "squares": "square grid", "sites": "region", "polygons": "hand-drawn"}
-BUILDING_OPTIONS = ("isFactory", "isInfrastructure", "canProduceUnits", "isConstruction")
 
 
 def territory_options(game: m.Game, option: str) -> dict[str, str]:
@@ -47,19 +48,46 @@ def production_values(game: m.Game) -> dict[str, int]:
 
 
 def player_colors(game: m.Game, geometry: MapGeometry) -> list[tuple[str, str]]:
-    chosen = dict(geometry.style.player_colors)
+    style = geometry.style
+    chosen = dict(style.player_colors)
     players = [p.name for p in game.players]
-    free = iter(c for c in PALETTE if c not in chosen.values())
-    colors = [(name, chosen.get(name) or next(free, "808080")) for name in players]
+    taken = [chosen[name] for name in players if name in chosen]
+    colors = []
+    for name in players:
+        colour = chosen.get(name)
+        if colour is None:
+            # The first palette colour that stands apart from the colours in use, the sea, impassable
+            # ground and unowned land; the next unused one when the palette has none left that does.
+            colour = (contrast.pick_free(PALETTE, taken, [style.sea, style.impassable, style.land]) or
+                      next((c for c in PALETTE if c not in taken), "808080"))
+            taken.append(colour)
+        colors.append((name, colour))
     # Unowned land keeps the map's land colour instead of a colour from the engine's palette.
     return colors + [("Neutral", geometry.style.land)]
 
 
+def unit_size(geometry: MapGeometry) -> int:
+    return round(art.UNIT_IMAGE * (geometry.style.unit_scale or 1.0))
+
+
+def marker_size(geometry: MapGeometry) -> int:
+    """The capital marker (flags/<Player>_large.png, drawn unscaled): a little smaller than a unit,
+    so that it fits beside the name and a unit even in one hex."""
+    return max(16, round(unit_size(geometry) * 0.8))
+
+
 def layouts(geometry: MapGeometry, production: dict[str, int]) -> dict[str, Layout]:
-    unit = round(art.UNIT_IMAGE * (geometry.style.unit_scale or 1.0))
-    return {region.name: layout_region(region.shape, region.name, unit,
-                                       art.label_size(region.name, geometry.style, production.get(region.name, 0) > 0))
-            for region in geometry.regions}
+    unit, marker, style = unit_size(geometry), marker_size(geometry), geometry.style
+
+    def size_of(name: str, font_size: int) -> tuple[float, float]:
+        return art.label_size(name, style, production.get(name, 0) > 0, font_size)
+
+    cache: dict = {}
+    placed = {region.name: layout_region(region.shape, region.name, unit,
+                                         lambda font_size, name=region.name: size_of(name, font_size),
+                                         0 if region.water else marker, style.font_size, cache)
+              for region in geometry.regions}
+    return separate_labels(placed, unit, marker, size_of)
 
 
 def check_game_fits_map(game: m.Game, geometry: MapGeometry, map_name: str) -> None:
@@ -95,45 +123,24 @@ def _java_properties_key(key: str) -> str:
     return "".join(escaped)
 
 
-def _unit_kinds(game: m.Game) -> dict[str, tuple[str, bool]]:
-    """Each unit type's picture kind (land, sea, air, building) and whether it can be damaged."""
-    kinds = {}
-    for unit in game.units or []:
-        options = {}
-        for attachment in game.attachments or []:
-            if attachment.name == "unitAttachment" and attachment.attach_to == unit.name:
-                options.update({o.name: o.value for o in attachment.options})
-        if options.get("isSea") == "true":
-            kind = "sea"
-        elif options.get("isAir") == "true":
-            kind = "air"
-        elif any(options.get(name) == "true" for name in BUILDING_OPTIONS):
-            kind = "building"
-        else:
-            kind = "land"
-        hit_points = options.get("hitPoints") or "1"
-        damaged = (hit_points.isdigit() and int(hit_points) > 1) or options.get("canBeDamaged") == "true"
-        kinds[unit.name] = (kind, damaged)
-    return kinds
-
-
-def _unit_and_flag_images(game: m.Game, colors: list[tuple[str, str]], unit_scale: float) -> dict[str, bytes]:
+def _unit_and_flag_images(game: m.Game, colors: list[tuple[str, str]], marker: int) -> dict[str, bytes]:
     files = {}
     owners = dict(colors[:-1])
     placements = (game.initialize.units if game.initialize else None) or []
     if any(p.owner in (None, "Neutral") for p in placements):
         owners["Neutral"] = NEUTRAL_UNITS
     # A name that is not a plain file name cannot be looked up as a file; the engine shows no image then.
-    kinds = {unit: kind for unit, kind in _unit_kinds(game).items() if safe_name(unit, "") == unit}
+    kinds = {unit: kind for unit, kind in unit_kinds(game).items() if safe_name(unit, "") == unit}
+    factors = unit_factors(game)
     for player, colour in owners.items():
         if safe_name(player, "") != player:
             continue
         for unit, (kind, damageable) in kinds.items():
-            files[f"units/{player}/{unit}.png"] = art.unit_image(unit, kind, colour)
+            files[f"units/{player}/{unit}.png"] = art.unit_image(unit, kind, colour, factors=factors.get(unit))
             if damageable:
-                files[f"units/{player}/{unit}_hit.png"] = art.unit_image(unit, kind, colour, damaged=True)
+                files[f"units/{player}/{unit}_hit.png"] = art.unit_image(unit, kind, colour, damaged=True,
+                                                                         factors=factors.get(unit))
         if player != "Neutral":
-            marker = max(24, round(art.UNIT_IMAGE * unit_scale * 1.6))
             for name, data in art.flag_images(player, colour, marker).items():
                 files[f"flags/{name}"] = data
     return files
@@ -144,7 +151,8 @@ def map_folder_files(game: m.Game, map_name: str, game_file: str, xml_bytes: byt
     check_game_fits_map(game, geometry, map_name)
     production = production_values(game)
     places = layouts(geometry, production)
-    picture = art.render_map(geometry, places, production)
+    base, overlay = art.render_layers(geometry, places, production)
+    picture = art.composite(base, overlay)
     colors = player_colors(game, geometry)
     env = environment()
     content = f"{map_name}/map/"
@@ -162,6 +170,11 @@ def map_folder_files(game: m.Game, map_name: str, game_file: str, xml_bytes: byt
             "utf-8"),
         content + "name_place.txt": points_text([(r.name, [places[r.name].name_place]) for r in geometry.regions]
                                                 ).encode("utf-8"),
+        content + "capitols.txt": points_text([(r.name, [places[r.name].marker]) for r in geometry.regions
+                                               if places[r.name].marker]).encode("utf-8"),
+        content + "vc.txt": points_text([(r.name, [places[r.name].vc]) for r in geometry.regions
+                                         if places[r.name].vc]).encode("utf-8"),
+        content + "misc/vc.png": art.victory_city_marker(marker_size(geometry)),
         content + "map.properties": env.get_template("map/map.properties.j2").render(
             width=geometry.width, height=geometry.height, unit_scale=geometry.style.unit_scale,
             impassable=geometry.style.impassable,
@@ -169,10 +182,12 @@ def map_folder_files(game: m.Game, map_name: str, game_file: str, xml_bytes: byt
         content + "smallMap.jpeg": art.small_map(picture),
         content + f"games/{game_file}": xml_bytes,
     }
-    for name, data in art.tiles(picture).items():
+    for name, data in art.tiles(base).items():
         files[content + f"baseTiles/{name}"] = data
+    for name, data in art.tiles(overlay, skip_empty=True).items():
+        files[content + f"reliefTiles/{name}"] = data
     if geometry.style.unit_images:
-        for name, data in _unit_and_flag_images(game, colors, geometry.style.unit_scale or 1.0).items():
+        for name, data in _unit_and_flag_images(game, colors, marker_size(geometry)).items():
             files[content + name] = data
     return files
 

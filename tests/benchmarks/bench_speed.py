@@ -322,6 +322,7 @@ from pathlib import Path
 from generator.build.outputs import build_spec
 spec, out, runs = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3])
 text = spec.read_text()
+assert "cost: 11" in text, "the spec no longer has the cost each rebuild changes"
 build_spec(str(spec), out)  # the first build of a watch session
 times = []
 for cost in range(runs):

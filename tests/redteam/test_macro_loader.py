@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from folders import snapshot
+from textedit import replaced
 from generator.cli.main import main
 
 from .hostile_specs import MACRO_HEADER, RULE_LINE, macro_rule, write_mod
@@ -87,7 +88,7 @@ def test_names_outside_the_folder_are_refused(name: str, tmp_path: Path, previou
 
 @pytest.mark.parametrize("body, message, line", [
     (b"<fragment/>\n", "a macro template starts with a {#--- ... ---#} header", 1),
-    (MACRO_HEADER.replace("somewhere", "caf\xe9").encode("latin-1") + b"<fragment/>\n", "must be UTF-8", 2),
+    (replaced(MACRO_HEADER, "somewhere", "caf\xe9").encode("latin-1") + b"<fragment/>\n", "must be UTF-8", 2),
     (b"{#---\ndescription: [unclosed\n---#}\n<fragment/>\n", "the header is not valid YAML", 3),
     (b"{#---\n- a list\n---#}\n<fragment/>\n", "the header must be a mapping", 2),
 ], ids=["no header", "not UTF-8", "bad YAML", "not a mapping"])

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from conftest import PLAIN_GAME
+from textedit import replaced
 from generator.cli.main import main
 
 EXAMPLE = PLAIN_GAME  # line numbers and texts of Frontier 1939 without its map
@@ -33,14 +34,14 @@ def test_escape_sequences_in_a_key_are_shown_escaped(tmp_path, capsys):
 
 def test_a_line_break_in_a_name_cannot_forge_a_diagnostic_line(tmp_path, capsys):
     forged = "spec.yaml:1:1: error[TG000]: all good"
-    status, err = _build(tmp_path, capsys, EXAMPLE_TEXT.replace("\nloader:", f'\n"x\\n{forged}":', 1))
+    status, err = _build(tmp_path, capsys, replaced(EXAMPLE_TEXT, "\nloader:", f'\n"x\\n{forged}":', 1))
     assert status == 2
     assert not any(line.startswith(forged) for line in err.splitlines()), err
 
 
 def test_a_huge_value_is_shortened_in_the_message(tmp_path, capsys):
     value = "x" * 5_000_000
-    status, err = _build(tmp_path, capsys, EXAMPLE_TEXT.replace("\nloader:", f"\nengine: {value}\nloader:", 1))
+    status, err = _build(tmp_path, capsys, replaced(EXAMPLE_TEXT, "\nloader:", f"\nengine: {value}\nloader:", 1))
     assert status == 2 and "error[TG033]" in err
     assert len(err) < 5000, len(err)
     assert "characters left out" in err

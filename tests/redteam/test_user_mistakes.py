@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from conftest import PLAIN_GAME
+from textedit import replaced
 from folders import snapshot
 from generator.cli.main import main
 from generator.cli.watch import watch
@@ -21,8 +22,7 @@ LOCATED = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): error\
 
 
 def _replace(text: str, old: str, new: str) -> str:
-    assert old in text, old
-    return text.replace(old, new, 1)
+    return replaced(text, old, new, 1)
 
 
 # Each mistake: the files of the spec folder (the spec is spec.yaml), the code and the line expected.
@@ -32,10 +32,11 @@ MISTAKES = {
                                             "players: !!omap\n  - Germans: {optional: false}\n"
                                             "  - Russians: {optional: false}\n  - Italians: {optional: false}\n")},
                      "TG024", ("spec.yaml", 69)),
-    "set of units": ({"spec.yaml": _replace(EXAMPLE_TEXT, "units: [infantry,", "units: !!set {infantry,")
-                      .replace("factory]", "factory}", 1)}, "TG024", ("spec.yaml", 77)),
-    "pairs of alliances": ({"spec.yaml": _replace(EXAMPLE_TEXT, "alliances:\n  Axis:", "alliances: !!pairs\n  - Axis:")
-                           .replace("\n  Allies: [Russians]", "\n  - Allies: [Russians]", 1)},
+    "set of units": ({"spec.yaml": replaced(_replace(EXAMPLE_TEXT, "units: [infantry,", "units: !!set {infantry,"),
+                                            "factory]", "factory}", 1)}, "TG024", ("spec.yaml", 77)),
+    "pairs of alliances": ({"spec.yaml": replaced(_replace(EXAMPLE_TEXT, "alliances:\n  Axis:",
+                                                          "alliances: !!pairs\n  - Axis:"),
+                                                 "\n  Allies: [Russians]", "\n  - Allies: [Russians]", 1)},
                            "TG024", ("spec.yaml", 73)),
     "python tag": ({"spec.yaml": _replace(EXAMPLE_TEXT, 'info: {name: Frontier 1939,',
                                           'info: {name: !!python/object/apply:os.system [id],')},

@@ -1,5 +1,5 @@
-"""Red team fuzz, randomised on every run (the seed is printed in any failure so that a case
-can be replayed): DOCTYPE, entity, encoding, nesting and attribute shapes mixed into real
+"""Red team fuzz, randomised on every run (the seed, tests/fuzzseed.py, is printed in any failure
+so that a case can be replayed with TRIPLEA_GEN_FUZZ_SEED): DOCTYPE, entity, encoding, nesting and attribute shapes mixed into real
 games, through `import`, `validate` and the engine pre-check. Nothing may exit 3, every
 refusal is a TG diagnostic (located for the reader's own codes), no secret leaks, and a file
 the pre-check passes makes no parser ask for anything but a bare DTD name."""
@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import os
 import random
 import re
 import time
@@ -16,6 +15,7 @@ from pathlib import Path
 from lxml import etree
 
 from conftest import CORPUS_DIR
+from fuzzseed import FUZZ_SEED, SEED_VARIABLE
 from generator.cli.main import main
 from generator.core.diagnostics import DiagnosticError
 from generator.engine.harness import vet_for_engine
@@ -135,7 +135,7 @@ def asked_for(data: bytes) -> list[str]:
 
 
 def test_hostile_xml_mutations(tmp_path: Path):
-    seed = int.from_bytes(os.urandom(8), "big")
+    seed = FUZZ_SEED  # new each run; TRIPLEA_GEN_FUZZ_SEED replays one
     rng = random.Random(seed)
     secret_text = f"SECRET-{seed:x}"
     secret = tmp_path / "secret.txt"
@@ -145,7 +145,7 @@ def test_hostile_xml_mutations(tmp_path: Path):
     for number in range(CASES):
         if time.perf_counter() - started > TIME_BUDGET:
             break
-        case = f"seed {seed}, case {number}"
+        case = f"{SEED_VARIABLE}={seed}, case {number}"
         data = mutator.mutate(rng.choice(games))
         xml, spec = tmp_path / f"case{number}.xml", tmp_path / f"case{number}.yaml"
         xml.write_bytes(data)
@@ -170,5 +170,5 @@ def test_hostile_xml_mutations(tmp_path: Path):
         else:
             assert all(_BARE_NAME.fullmatch(url) for url in asked_for(data)), f"{case}: {asked_for(data)}"
         done += 1
-    assert done >= 100, f"only {done} cases in {TIME_BUDGET:.0f} s (seed {seed})"
-    assert 0 < refused < done, f"seed {seed}: {refused} of {done} refused; the mutations miss one side"
+    assert done >= 100, f"only {done} cases in {TIME_BUDGET:.0f} s ({SEED_VARIABLE}={seed})"
+    assert 0 < refused < done, f"{SEED_VARIABLE}={seed}: {refused} of {done} refused; the mutations miss one side"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textedit import replaced
+
 GAME = Path(__file__).resolve().parent.parent / "fixtures" / "engine" / "two_player_trigger.xml"
 GAME_DOCTYPE = '<!DOCTYPE game SYSTEM "game.dtd">'
 INFO = '<info name="'
@@ -17,7 +19,7 @@ def game_text() -> str:
 
 def with_doctype(doctype: str, name_prefix: str = "") -> str:
     """The small game with its DOCTYPE replaced and, optionally, text put before its name."""
-    return game_text().replace(GAME_DOCTYPE, doctype).replace(INFO, INFO + name_prefix, 1)
+    return replaced(replaced(game_text(), GAME_DOCTYPE, doctype), INFO, INFO + name_prefix, 1)
 
 
 def encoded(text: str, encoding: str) -> bytes:
@@ -25,4 +27,4 @@ def encoded(text: str, encoding: str) -> bytes:
     if encoding == "utf-8":
         return text.encode("utf-8")
     declared = {"utf-16": "UTF-16", "utf-16-le": "UTF-16", "utf-16-be": "UTF-16", "utf-8-sig": "UTF-8"}[encoding]
-    return text.replace('encoding="UTF-8"', f'encoding="{declared}"', 1).encode(encoding)
+    return replaced(text, 'encoding="UTF-8"', f'encoding="{declared}"', 1).encode(encoding)

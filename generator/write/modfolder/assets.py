@@ -7,11 +7,18 @@ from dataclasses import dataclass, field
 
 from generator.model import game as m
 from generator.core.diagnostics import Diagnostic, Position
-from generator.write.mapfolder import _unit_kinds
+from generator.model.units import unit_kinds
 from generator.write.writer import safe_name
-from generator.write.modfolder import images
 from generator.write.modfolder.assetspec import ALREADY_THERE, NO_SOURCE_IMAGE, AssetSpec, Picture
 from generator.write.modfolder.basefolder import BaseFolder
+
+
+def _images():
+    """The image code (Pillow, the map art), loaded only by a build that draws or measures a picture:
+    most mods add nothing to draw, and their build should not pay for loading it."""
+    from generator.write.modfolder import images
+
+    return images
 
 # flags/<Player><suffix>.png as both clients load them (generator/catalog/client.yaml: flag,
 # flag_small, flag_large, flag_fade, flag_convoy); each is fatal where it is needed.
@@ -36,7 +43,7 @@ class AssetFiles:
 
 
 def _distance(a: str, b: str) -> float:
-    (r1, g1, b1), (r2, g2, b2) = images.art.rgb(a), images.art.rgb(b)
+    (r1, g1, b1), (r2, g2, b2) = _images().art.rgb(a), _images().art.rgb(b)
     mean_red = (r1 + r2) / 2  # a cheap perceptual weighting of RGB distance
     return ((2 + mean_red / 256) * (r1 - r2) ** 2 + 4 * (g1 - g2) ** 2
             + (2 + (255 - mean_red) / 256) * (b1 - b2) ** 2) ** 0.5
@@ -65,7 +72,7 @@ class _Builder:
         self.game, self.look, self.base, self.existing, self.source = game, look, base, existing, source
         self.owned = owned
         self.out = AssetFiles()
-        self.kinds = _unit_kinds(game)
+        self.kinds = unit_kinds(game)
         self.options = _unit_options(game)
         self.players = [p.name for p in game.players]
         self.colours: dict[str, str] = {}
@@ -116,8 +123,8 @@ class _Builder:
         for player in self.players:
             data = self.base_image(f"flags/{player}{suffix}.png")
             if data is not None:
-                return images.size_of(data)
-        return images.FLAG_SIZES[suffix]
+                return _images().size_of(data)
+        return _images().FLAG_SIZES[suffix]
 
     def flags(self) -> None:
         for player in self.players:
@@ -139,14 +146,14 @@ class _Builder:
             if data is None and suffix in ("_fade", "_convoy"):
                 plain = self.base_image(f"flags/{picture.source}.png")
                 if plain is not None:
-                    flag = images.derived(plain, colour, picture.mark, colour)
-                    return images.faded(flag) if suffix == "_fade" else flag
+                    flag = _images().derived(plain, colour, picture.mark, colour)
+                    return _images().faded(flag) if suffix == "_fade" else flag
             if data is not None:
-                return images.derived(data, colour, picture.mark if suffix != "_small" else None, colour)
+                return _images().derived(data, colour, picture.mark if suffix != "_small" else None, colour)
             if suffix == "":
                 self.warn(f"the base map has no flag flags/{picture.source}.png to derive {player}'s flag from",
                           picture.pos, "name a player whose flag the map folder has, or write flag: drawn")
-        return images.drawn_flag(player, colour, suffix, self.flag_size(suffix), picture.mark)
+        return _images().drawn_flag(player, colour, suffix, self.flag_size(suffix), picture.mark)
 
     # -- unit images
     def wanted_pairs(self) -> list[tuple[str, str]]:
@@ -215,9 +222,9 @@ class _Builder:
                           picture.pos, "name a unit type the map folder has images of, or write image: drawn")
             kind, damageable = self.kinds.get(unit, ("land", False))
             size = self.unit_size()
-            files = {f"units/{player}/{unit}.png": images.drawn_unit(unit, kind, colour, size)}
+            files = {f"units/{player}/{unit}.png": _images().drawn_unit(unit, kind, colour, size)}
             if damageable:
-                files[f"units/{player}/{unit}_hit.png"] = images.drawn_unit(unit, kind, colour, size, damaged=True)
+                files[f"units/{player}/{unit}_hit.png"] = _images().drawn_unit(unit, kind, colour, size, damaged=True)
             return files
         variant = re.compile(re.escape(source) + _VARIANT)
         other_units = {u.name for u in self.game.units or []} - {source}
@@ -229,7 +236,7 @@ class _Builder:
             if player not in self.with_techs and _TECH_SUFFIXES & set(found.group(1).split("_")):
                 continue
             data = self.base.read(f"units/{origin}/{name}")
-            files[f"units/{player}/{unit}{found.group(1)}.png"] = images.derived(
+            files[f"units/{player}/{unit}{found.group(1)}.png"] = _images().derived(
                 data, colour if origin != player else None, mark, colour)
         return files
 
@@ -237,8 +244,8 @@ class _Builder:
         if self.base is not None:
             for player in self.base.unit_players:
                 for name in self.base.unit_images(player):
-                    return images.size_of(self.base.read(f"units/{player}/{name}"))
-        return (images.art.UNIT_IMAGE, images.art.UNIT_IMAGE)
+                    return _images().size_of(self.base.read(f"units/{player}/{name}"))
+        return (_images().art.UNIT_IMAGE, _images().art.UNIT_IMAGE)
 
 
 def _number(value: str | None) -> float:

@@ -8,7 +8,7 @@ import io
 
 from PIL import Image, ImageDraw, ImageOps
 
-from generator.mapgen import art
+from generator.mapgen import art, fonts
 
 # Sizes of flags/<Player><suffix>.png when the base map has no flag to measure: the engines'
 # usual ones (the capital marker _large is drawn unscaled).
@@ -52,7 +52,7 @@ def with_badge(image: Image.Image, mark: str, colour: str) -> Image.Image:
     draw.ellipse(box, fill=(255, 255, 255, 255), outline=(20, 20, 20, 255), width=max(1, diameter // 12))
     if diameter >= 10:
         draw.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2 + 0.5), mark,
-                  font=art.font(max(6, round(diameter * (0.7 if len(mark) == 1 else 0.45)))),
+                  font=fonts.font(max(6, round(diameter * (0.7 if len(mark) == 1 else 0.45)))),
                   fill=tuple(int(c * 0.6) for c in fill) + (255,), anchor="mm")
     return image
 
@@ -95,7 +95,7 @@ def drawn_flag(player: str, colour: str, suffix: str, size: tuple[int, int], mar
     letters = mark or player[:1].upper()
     if min(size) >= 20:
         size_of_letters = max(6, int(min(size) * 0.5 / len(letters) ** 0.5))
-        draw.text((width / 2, height / 2), letters, font=art.font(size_of_letters), fill=_text_colour(fill),
+        draw.text((width / 2, height / 2), letters, font=fonts.font(size_of_letters), fill=_text_colour(fill),
                   anchor="mm")
     if suffix == "_fade":
         return faded(png(image))

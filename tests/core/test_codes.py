@@ -1,0 +1,218 @@
+"""The TG code registry (generator/core/codes.py) against the code that raises the codes and the
+README tables that document them: a code used but undeclared, a row that disagrees with the
+registry, or a warning raised as an error fails here."""
+from __future__ import annotations
+
+import ast
+import re
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+from generator.core.codes import _ALL, CODES, ERROR, GEOMETRY, INPUT, VALIDATION, WARNING, Code, in_section
+from generator.core.diagnostics import Collector, Diagnostic, Position, UnregisteredCode
+
+REPO = Path(__file__).resolve().parents[2]
+PACKAGE = REPO / "generator"
+CODE_TEXT = re.compile(r"TG[0-9]{3}\Z")
+SECTIONS = (INPUT, VALIDATION, GEOMETRY)
+
+
+def _python_files() -> list[Path]:
+    return sorted(PACKAGE.rglob("*.py"))
+
+
+def _code_literals(tree: ast.AST):
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and CODE_TEXT.match(node.value):
+            yield node
+
+
+def used_codes() -> dict[str, list[str]]:
+    """Every TG code written as a string in the package, with where."""
+    found = defaultdict(list)
+    for path in _python_files():
+        for node in _code_literals(ast.parse(path.read_text(encoding="utf-8"))):
+            found[node.value].append(f"{path.relative_to(REPO)}:{node.lineno}")
+    return found
+
+
+# ---------------------------------------------------------------- the README tables
+
+def readme_rows() -> list[tuple[str, str, str, str | None]]:
+    """(heading, code, meaning, severity or None) of every README table row whose first cell is one code."""
+    rows, heading = [], ""
+    for line in (REPO / "README.md").read_text(encoding="utf-8").splitlines():
+        if line.startswith("#"):
+            heading = line.lstrip("#").strip()
+            continue
+        match = re.match(r"\| (TG[0-9]{3}) \| (.*) \|\Z", line)
+        if not match:
+            continue
+        severity, _, meaning = match.group(2).partition(" | ")
+        if severity not in (ERROR, WARNING):  # a two-column table: the whole is the meaning
+            severity, meaning = None, match.group(2)
+        rows.append((heading, match.group(1), meaning, severity))
+    return rows
+
+
+# ---------------------------------------------------------------- how the package raises a code
+
+def _constant_codes(trees) -> dict[str, str]:
+    """NAME -> code for module constants such as BAD_VALUE = "TG508" (names bound to one code only)."""
+    seen = defaultdict(set)
+    for tree in trees:
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                    and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
+                    and CODE_TEXT.match(node.value.value)):
+                seen[node.targets[0].id].add(node.value.value)
+    return {name: codes.pop() for name, codes in seen.items() if len(codes) == 1}
+
+
+def _code_of(node: ast.AST, constants: dict[str, str]) -> str | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str) and CODE_TEXT.match(node.value):
+        return node.value
+    name = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else None
+    return constants.get(name)
+
+
+def _literal_severity(node: ast.AST | None) -> str | None:
+    if isinstance(node, ast.Constant) and node.value in (ERROR, WARNING):
+        return node.value
+    return None
+
+
+def raised_severities() -> dict[str, dict[str, list[str]]]:
+    """code -> severity -> where, for the calls whose severity the source states: collector.error/warning,
+    Diagnostic(...) with a literal severity (or none: error) and report("warning", code, ...)."""
+    parsed = {path: ast.parse(path.read_text(encoding="utf-8")) for path in _python_files()}
+    constants = _constant_codes(parsed.values())
+    found = defaultdict(lambda: defaultdict(list))
+    for path, tree in parsed.items():
+        for call in (n for n in ast.walk(tree) if isinstance(n, ast.Call)):
+            func = call.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+            code = severity = None
+            if name in (ERROR, WARNING) and call.args:
+                code, severity = _code_of(call.args[0], constants), name
+            elif name == "Diagnostic" and call.args:
+                given = {k.arg: k.value for k in call.keywords}.get("severity")
+                if given is None and len(call.args) > 4:
+                    given = call.args[4]
+                code = _code_of(call.args[0], constants)
+                severity = ERROR if given is None else _literal_severity(given)
+            elif name == "report" and len(call.args) > 1:
+                code, severity = _code_of(call.args[1], constants), _literal_severity(call.args[0])
+            if code and severity:
+                found[code][severity].append(f"{path.relative_to(REPO)}:{call.lineno}")
+    return found
+
+
+# ---------------------------------------------------------------- tests
+
+def test_the_registry_declares_each_code_once_in_order():
+    codes = [entry.code for entry in _ALL]
+    assert len(codes) == len(set(codes)) == len(CODES)
+    assert codes == sorted(codes)
+    for entry in _ALL:
+        assert CODE_TEXT.match(entry.code), entry
+        assert entry.severity in (ERROR, WARNING), entry
+        assert entry.section in SECTIONS, entry
+        assert entry.meaning and "\n" not in entry.meaning, entry
+
+
+def test_every_code_the_package_uses_is_registered():
+    unregistered = {code: where for code, where in used_codes().items() if code not in CODES}
+    assert not unregistered
+
+
+def test_every_registered_code_is_still_used():
+    assert not sorted(set(CODES) - set(used_codes()))
+
+
+def test_the_readme_tables_document_every_code_as_the_registry_does():
+    rows = readme_rows()
+    documented = defaultdict(list)
+    for heading, code, meaning, severity in rows:
+        documented[code].append((heading, meaning, severity))
+    assert not sorted(set(documented) - set(CODES)), "README rows for codes the registry lacks"
+    problems = []
+    for entry in _ALL:
+        places = documented.get(entry.code, [])
+        if len(places) != 1:
+            problems.append(f"{entry.code}: {len(places)} README rows")
+            continue
+        heading, meaning, severity = places[0]
+        if heading != entry.section:
+            problems.append(f"{entry.code}: under '{heading}', registered for '{entry.section}'")
+        if meaning != entry.meaning:
+            problems.append(f"{entry.code}: README says '{meaning}', the registry '{entry.meaning}'")
+        if severity not in (None, entry.severity):
+            problems.append(f"{entry.code}: README says {severity}, the registry {entry.severity}")
+    assert not problems, "\n".join(problems)
+
+
+def test_the_readme_parser_reads_both_table_forms():
+    rows = {code: (heading, severity) for heading, code, _, severity in readme_rows()}
+    assert rows["TG001"] == (INPUT, None)
+    assert rows["TG107"] == (VALIDATION, WARNING)
+    assert rows["TG501"] == (GEOMETRY, None)
+
+
+def test_codes_are_raised_at_their_registered_severity():
+    problems = []
+    for code, by_severity in sorted(raised_severities().items()):
+        entry = CODES.get(code)
+        if entry is None:
+            continue  # reported by test_every_code_the_package_uses_is_registered
+        other = set(by_severity) - {entry.severity}
+        if other and not entry.mixed:
+            problems.append(f"{code} is registered as {entry.severity} but raised as {other.pop()} at "
+                            f"{', '.join(by_severity[WARNING if entry.severity == ERROR else ERROR])}")
+    assert not problems, "\n".join(problems)
+
+
+def test_the_severity_reader_sees_the_ways_codes_are_raised():
+    found = raised_severities()
+    assert set(found["TG014"]) == {WARNING}  # collector.warning("TG014", ...)
+    assert set(found["TG080"]) == {WARNING}  # Diagnostic(..., "warning")
+    assert set(found["TG040"]) == {ERROR}  # Diagnostic(...) without a severity
+    assert set(found["TG513"]) == {ERROR, WARNING}  # r.error(v.BAD_CONNECTION, ...), through the constant
+    assert len(found) > 100
+
+
+def test_mixed_codes_are_raised_at_both_severities_or_say_why_not():
+    """A code marked mixed whose other severity is nowhere readable must say in its meaning when it
+    is raised so (the severity is then chosen at run time, e.g. by the target engine)."""
+    found = raised_severities()
+    for entry in (e for e in _ALL if e.mixed):
+        other = WARNING if entry.severity == ERROR else ERROR
+        assert other in found.get(entry.code, {}) or other in entry.meaning, entry
+
+
+@pytest.mark.parametrize("make", [
+    lambda: Diagnostic("TG999", "made up", Position("a.yaml", 1, 1)),
+    lambda: Collector().error("TG998", "made up", Position("a.yaml")),
+    lambda: Collector().warning("TG1000", "made up", Position("a.yaml")),
+], ids=["diagnostic", "collector-error", "collector-warning"])
+def test_an_unregistered_code_is_refused_when_the_diagnostic_is_made(make):
+    with pytest.raises(UnregisteredCode, match="not declared in generator/core/codes.py"):
+        make()
+
+
+def test_a_registered_code_is_made_as_before():
+    found = Diagnostic("TG030", "unknown key 'nmae'", Position("a.yaml", 2, 3), "did you mean 'name'?")
+    assert found.format() == "a.yaml:2:3: error[TG030]: unknown key 'nmae'\n  hint: did you mean 'name'?"
+    assert isinstance(CODES["TG030"], Code)
+
+
+def test_the_validators_own_code_lists_agree_with_the_registry():
+    """validate.CODES and mapfolder.CODES still list their codes with a severity of their own."""
+    from generator.check.mapfolder import CODES as MAP_FOLDER_CODES
+    from generator.check.validate import CODES as VALIDATION_CODES
+
+    for code, (severity, _) in {**VALIDATION_CODES, **MAP_FOLDER_CODES}.items():
+        assert CODES[code].section == VALIDATION and CODES[code].severity == severity, code
+    assert set(VALIDATION_CODES) == {entry.code for entry in in_section(VALIDATION)}
