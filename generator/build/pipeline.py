@@ -83,9 +83,11 @@ class LoadedSpec:
 MAX_BASE_DEPTH = 16  # mods of mods of mods...; a real chain is two or three long
 
 
-def load_spec(spec_path: str | os.PathLike, _mods_within: tuple[Path, ...] = ()) -> LoadedSpec:
+def load_spec(spec_path: str | os.PathLike, _mods_within: tuple[Path, ...] = (), edit_rules=None) -> LoadedSpec:
     """Read and check a spec (a full game or a mod of a base game), expand its rules;
-    raises with every problem found. `_mods_within`: the mods whose base this spec is."""
+    raises with every problem found. `_mods_within`: the mods whose base this spec is.
+    `edit_rules`: called with the spec's rules: list, returns the list to expand instead (a
+    scenario's control build leaves out the rule it backs)."""
     path = Path(spec_path)
     data = load_yaml_file(path)
     collector = Collector()
@@ -112,7 +114,8 @@ def load_spec(spec_path: str | os.PathLike, _mods_within: tuple[Path, ...] = ())
                      "1.9: Debian's TripleA 1.9 engine; current: today's TripleA")
     records = []
     if isinstance(data, dict) and "rules" in data and not collector.has_errors:
-        records = expand_rules(data["rules"], game, source, spec_dir, collector, macro_dirs)
+        rules = edit_rules(data["rules"]) if edit_rules else data["rules"]
+        records = expand_rules(rules, game, source, spec_dir, collector, macro_dirs)
     assets = read_assets(data, source, collector)
     if not collector.has_errors:
         check_asset_names(assets, game, source, collector)

@@ -20,6 +20,7 @@ _PLUGIN_COMMANDS = {
     "generator.cli.share": ("diff", "package", "watch", "schema", "new"),
     "generator.cli.preview": ("preview",),
     "generator.cli.buildserver": ("server",),
+    "generator.cli.test": ("test",),
 }
 
 

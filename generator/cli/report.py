@@ -9,6 +9,8 @@ def register(subparsers) -> None:
                     "generated. Exit status 0, or 2 when the spec cannot be read.")
     parser.add_argument("spec", help="the YAML spec")
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output format")
+    parser.add_argument("--results", metavar="FILE",
+                        help="the scenario results `test` wrote (default: output/scenario-results/<spec>.json)")
     parser.set_defaults(run=run_report)
 
 
@@ -20,15 +22,38 @@ def run_report(args) -> int:
 
     loaded = load_spec(args.spec)
     counts = status_counts(loaded.rules)
+    backing = _scenario_backing(args)
     if args.format == "json":
-        print(json.dumps({"spec": loaded.source, "game": loaded.game.info.name, "counts": counts,
-                          "rules": [r.as_json() for r in loaded.rules]}, indent=2, ensure_ascii=False))
+        document = {"spec": loaded.source, "game": loaded.game.info.name, "counts": counts,
+                    "rules": [r.as_json() for r in loaded.rules]}
+        if backing is not None:
+            document["scenarios"] = backing
+        print(json.dumps(document, indent=2, ensure_ascii=False))
         return 0
     width = max([len(r.id) for r in loaded.rules] + [4])
-    print(f"{'rule':{width}}  {'status':9} {'macro':24} text")
+    column = f"{'scenario':19} " if backing is not None else ""
+    print(f"{'rule':{width}}  {'status':9} {column}{'macro':24} text")
     for record in loaded.rules:
         text = record.text if len(record.text) <= 70 else record.text[:67] + "..."
-        print(f"{record.id:{width}}  {record.status:9} {record.macro or '-':24} {text}")
+        shown = f"{backing.get(record.id, '-'):19} " if backing is not None else ""
+        print(f"{record.id:{width}}  {record.status:9} {shown}{record.macro or '-':24} {text}")
     print(f"{len(loaded.rules)} rules: {counts['enforced']} enforced, {counts['partial']} partial, "
           f"{counts['notes']} notes only")
+    if backing is not None:
+        enforced = [r.id for r in loaded.rules if r.status == "enforced"]
+        print(f"{sum(backing.get(rule) == 'backed' for rule in enforced)} of {len(enforced)} enforced rules backed by "
+              f"a passing scenario whose control fails (triplea-gen test)")
     return 0
+
+
+def _scenario_backing(args) -> dict[str, str] | None:
+    """Per rule with a scenario, what the last `test` showed; None when the spec has no scenarios."""
+    from pathlib import Path
+
+    from generator.scenarios.run import load_scenarios, read_results, results_path, rule_backing
+
+    scenarios = load_scenarios(Path(args.spec))
+    if not scenarios.scenarios:
+        return None
+    results_file = Path(args.results) if args.results else results_path(Path(args.spec), Path("output"))
+    return rule_backing(scenarios, read_results(Path(args.spec), results_file))

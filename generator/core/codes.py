@@ -161,6 +161,22 @@ _ALL = (
     Code("TG183", WARNING, VALIDATION, "an attribute the game XML does not have (both engines ignore it; 1.9 prints "
                                        "a DTD complaint), with the closest declared name"),
     Code("TG190", ERROR, VALIDATION, "bad variable or foreach expression"),
+    Code("TG200", ERROR, INPUT, "`scenarios:`: an unknown key (with the closest one)"),
+    Code("TG201", ERROR, INPUT, "`scenarios:`: a value of the wrong shape or type, or a missing part (id, rule, "
+                                "expect; a play until without step)"),
+    Code("TG202", ERROR, INPUT, "`scenarios:`: a scenario id used twice"),
+    Code("TG203", ERROR, INPUT, "`scenarios:`: a scenario backs (or its control leaves out) a rule id the spec does "
+                                "not have"),
+    Code("TG204", ERROR, INPUT, "`scenarios:`: a name the built game does not have (territory, player, unit, "
+                                "resource, step, trigger, condition, property, political action), or more units "
+                                "removed than the game places there"),
+    Code("TG205", ERROR, INPUT, "`test`: an expectation did not hold in the engine's game (at the expectation's "
+                                "line, with what was found)"),
+    Code("TG206", WARNING, INPUT, "`test`: a scenario's control passes too or cannot be built, so it backs nothing "
+                                  "(warning)"),
+    Code("TG207", ERROR, INPUT, "`test --scenario`: the spec has no scenario of that id"),
+    Code("TG208", ERROR, INPUT, "`test`: a scenario's game stopped with an exception or never reached its `until` "
+                                "step"),
     Code("TG301", ERROR, INPUT, "the real engine: not installed, or no Java to run it"),
     Code("TG302", ERROR, INPUT, "the real engine: its harness did not compile"),
     Code("TG303", ERROR, INPUT, "the real engine: its harness stopped without a report (crashed)"),

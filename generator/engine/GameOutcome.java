@@ -21,6 +21,7 @@ import games.strategy.engine.delegate.IDelegate;
 import games.strategy.engine.history.Event;
 import games.strategy.engine.history.Round;
 import games.strategy.engine.history.Step;
+import games.strategy.triplea.attachments.AbstractRulesAttachment;
 import games.strategy.triplea.attachments.TriggerAttachment;
 import games.strategy.triplea.delegate.EndRoundDelegate;
 import games.strategy.triplea.formatter.MyFormatter;
@@ -78,6 +79,21 @@ final class GameOutcome {
     return removed;
   }
 
+  /** Every history event (round, step, text), the first `limit` of them: a scenario's evidence. */
+  static List<Object> historyEvents(final GameData data, final int limit) {
+    final List<Object> events = new ArrayList<>();
+    forEachEvent((TreeNode) data.getHistory().getRoot(), 0, "", (round, step, text) -> {
+      if (events.size() < limit) {
+        final Map<String, Object> entry = new LinkedHashMap<>();
+        entry.put("round", round);
+        entry.put("step", step);
+        entry.put("event", text);
+        events.add(entry);
+      }
+    });
+    return events;
+  }
+
   /** What is done with one history event: its round, the step it was written in, its text. */
   private interface EventVisitor {
     void visit(int round, String step, String text);
@@ -112,6 +128,50 @@ final class GameOutcome {
       }
     }
     return null;
+  }
+
+  /** Per territory: its owner and the units on it, by owner and type (scenario expectations read these). */
+  static Map<String, Object> territoryStates(final GameData data) {
+    final Map<String, Object> states = new TreeMap<>();
+    for (final Territory territory : data.getMap().getTerritories()) {
+      final Map<String, Map<String, Integer>> units = new TreeMap<>();
+      for (final Unit unit : territory.getUnits().getUnits()) {
+        units.computeIfAbsent(unit.getOwner().getName(), owner -> new TreeMap<>())
+            .merge(unit.getType().getName(), 1, Integer::sum);
+      }
+      final Map<String, Object> state = new LinkedHashMap<>();
+      state.put("owner", territory.getOwner() == null ? null : territory.getOwner().getName());
+      state.put("units", units);
+      states.put(territory.getName(), state);
+    }
+    return states;
+  }
+
+  /** Every pair of players with the name of the relationship type between them. */
+  static List<Object> relationships(final GameData data) {
+    final List<Object> pairs = new ArrayList<>();
+    final List<PlayerID> players = data.getPlayerList().getPlayers();
+    for (int i = 0; i < players.size(); i++) {
+      for (int j = i + 1; j < players.size(); j++) {
+        final List<Object> pair = new ArrayList<>();
+        pair.add(players.get(i).getName());
+        pair.add(players.get(j).getName());
+        pair.add(data.getRelationshipTracker().getRelationshipType(players.get(i), players.get(j)).getName());
+        pairs.add(pair);
+      }
+    }
+    return pairs;
+  }
+
+  /** The switch of every condition attachment, by attachment name. */
+  static Map<String, Object> switches(final GameData data) {
+    final Map<String, Object> switches = new TreeMap<>();
+    for (final Tuple<IAttachment, ArrayList<Tuple<String, String>>> attachment : data.getAttachmentOrderAndValues()) {
+      if (attachment.getFirst() instanceof AbstractRulesAttachment) {
+        switches.put(attachment.getFirst().getName(), ((AbstractRulesAttachment) attachment.getFirst()).getSwitch());
+      }
+    }
+    return switches;
   }
 
   /** Per player: resources, territories owned, units on the map and units not yet placed, by type. */

@@ -17,6 +17,10 @@ import java.util.List;
  *   Harness play GAME.xml [--rounds N] [--ai easy|fast] [--seed S] [--map-dir DIR] [--timeout SEC]
  *               [--screenshot SHOT.png]   (the desktop client instead of headless; needs a display)
  *               [--centre TERRITORY]      (the screenshot shows this territory in the middle)
+ *               [--player-ai PLAYER=easy|fast|none]... [--start-round N] [--start-step STEP]
+ *               [--until-round N] [--until-step STEP]   (scenario runs: stop before that step)
+ *               [--history true]          (the report lists every history event)
+ *               [--political-action PLAYER=ACTION]...   (that player does nothing but attempt it)
  * </pre>
  *
  * <p>The only thing written to stdout is one JSON document; everything the engine prints goes
@@ -102,6 +106,39 @@ public final class Harness {
           break;
         case "--centre":
           options.centre = value;
+          break;
+        case "--player-ai": {
+          final int equals = value.indexOf('=');
+          final String ai = equals < 0 ? "" : value.substring(equals + 1);
+          if (!ai.equals("easy") && !ai.equals("fast") && !ai.equals("none")) {
+            throw new IllegalArgumentException("--player-ai takes PLAYER=easy|fast|none, not " + value);
+          }
+          options.playerAi.put(value.substring(0, equals), ai);
+          break;
+        }
+        case "--start-round":
+          options.startRound = Integer.parseInt(value);
+          break;
+        case "--start-step":
+          options.startStep = value;
+          break;
+        case "--until-round":
+          options.untilRound = Integer.parseInt(value);
+          break;
+        case "--until-step":
+          options.untilStep = value;
+          break;
+        case "--political-action": {
+          final int equals = value.indexOf('=');
+          if (equals <= 0) {
+            throw new IllegalArgumentException("--political-action takes PLAYER=ACTION, not " + value);
+          }
+          options.scriptedActions.computeIfAbsent(value.substring(0, equals), player -> new ArrayList<>())
+              .add(value.substring(equals + 1));
+          break;
+        }
+        case "--history":
+          options.history = Boolean.parseBoolean(value);
           break;
         default:
           throw new IllegalArgumentException("unknown option " + arg);

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,6 +49,16 @@ final class PlayMode {
     double timeoutSeconds = 600;
     String screenshot; // set: open the desktop client and save a screenshot here
     String centre; // set: the map is scrolled to this territory before the screenshot
+    // Scenario runs (triplea-gen test): an AI per player (easy, fast or none = does nothing),
+    // a start round and step instead of the game's first, and a step to stop before.
+    final Map<String, String> playerAi = new LinkedHashMap<>();
+    Integer startRound;
+    String startStep;
+    Integer untilRound;
+    String untilStep;
+    boolean history; // the report lists every history event
+    // Players that do nothing but attempt these political actions (and accept every proposal)
+    final Map<String, List<String>> scriptedActions = new LinkedHashMap<>();
 
     boolean inClient() {
       return screenshot != null;
@@ -111,9 +122,11 @@ final class PlayMode {
         : TripleA.WEAK_COMPUTER_PLAYER_TYPE;
     final Map<String, String> playerTypes = new LinkedHashMap<>();
     for (final PlayerID player : data.getPlayerList().getPlayers()) {
-      playerTypes.put(player.getName(), playerType);
+      final String chosen = options.playerAi.get(player.getName());
+      playerTypes.put(player.getName(), chosen == null ? playerType : playerTypeOf(chosen));
     }
-    final Set<IGamePlayer> players = loader.createPlayers(playerTypes);
+    moveToStart();
+    final Set<IGamePlayer> players = withScriptedPlayers(loader.createPlayers(playerTypes));
     final ServerGame game =
         new ServerGame(data, players, new HashMap<>(), new Messengers(new HeadlessServerMessenger()));
     if (options.seed != null) {
@@ -136,6 +149,9 @@ final class PlayMode {
     started = true;
     long roundStart = System.nanoTime();
     while (sequence.getRound() < startRound + options.rounds) {
+      if (reachedUntilStep(sequence)) {
+        return "until step";
+      }
       // After a victory the engine stops its step loop (isGameSequenceRunning) and waits for
       // the user to close the game; this loop stops there too.
       if (game.isGameOver() || !game.isGameSequenceRunning()) {
@@ -156,7 +172,8 @@ final class PlayMode {
         roundStart = now;
       }
     }
-    final String stoppedBy = game.isGameOver() || !game.isGameSequenceRunning() ? "game over" : "rounds";
+    final String stoppedBy = game.isGameOver() || !game.isGameSequenceRunning() ? "game over"
+        : reachedUntilStep(sequence) ? "until step" : "rounds";
     if (window != null) {
       if (options.centre != null) {
         client.put("centred_on", window.centreOn(data.getMap().getTerritory(options.centre)));
@@ -165,6 +182,69 @@ final class PlayMode {
       client.put("windows", ClientWindow.openWindows());
     }
     return stoppedBy;
+  }
+
+  /** The created players, with a ScriptedPlayer instead of each player the scenario scripts. */
+  private Set<IGamePlayer> withScriptedPlayers(final Set<IGamePlayer> created) {
+    if (options.scriptedActions.isEmpty()) {
+      return created;
+    }
+    final Set<IGamePlayer> players = new HashSet<>();
+    for (final IGamePlayer player : created) {
+      final List<String> actions = options.scriptedActions.get(player.getName());
+      players.add(actions == null ? player : new ScriptedPlayer(player.getName(), actions));
+    }
+    return players;
+  }
+
+  private static String playerTypeOf(final String ai) {
+    switch (ai) {
+      case "fast":
+        return TripleA.FAST_COMPUTER_PLAYER_TYPE;
+      case "none":
+        return TripleA.DOESNOTHINGAI_COMPUTER_PLAYER_TYPE;
+      default:
+        return TripleA.WEAK_COMPUTER_PLAYER_TYPE;
+    }
+  }
+
+  /**
+   * A scenario may start in a later round or at a later step of the first round. The 1.9
+   * sequence has no public setter for either, so its two fields are set before the game
+   * object reads them (the history's first round node is made from them).
+   */
+  private void moveToStart() throws ReflectiveOperationException {
+    final GameSequence sequence = data.getSequence();
+    if (options.startRound != null) {
+      final Field round = GameSequence.class.getDeclaredField("m_round");
+      round.setAccessible(true);
+      round.setInt(sequence, options.startRound);
+    }
+    if (options.startStep != null) {
+      final int index = stepIndex(sequence, options.startStep);
+      if (index < 0) {
+        throw new IllegalArgumentException("no step named " + options.startStep);
+      }
+      final Field current = GameSequence.class.getDeclaredField("m_currentIndex");
+      current.setAccessible(true);
+      current.setInt(sequence, index);
+    }
+  }
+
+  private static int stepIndex(final GameSequence sequence, final String name) {
+    for (int i = 0; i < sequence.size(); i++) {
+      if (sequence.getStep(i).getName().equals(name)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private boolean reachedUntilStep(final GameSequence sequence) {
+    if (options.untilStep == null || !options.untilStep.equals(sequence.getStep().getName())) {
+      return false;
+    }
+    return options.untilRound == null || options.untilRound == sequence.getRound();
   }
 
   private ClientWindow openedWindow() throws Exception {
@@ -307,6 +387,12 @@ final class PlayMode {
     report.put("air_removed", GameOutcome.airRemoved(data));
     report.put("winners", GameOutcome.winners(data));
     report.put("players", GameOutcome.playerStates(data));
+    report.put("territories", GameOutcome.territoryStates(data));
+    report.put("relationships", GameOutcome.relationships(data));
+    report.put("switches", GameOutcome.switches(data));
+    if (options.history) {
+      report.put("history", GameOutcome.historyEvents(data, 20000));
+    }
     return report;
   }
 

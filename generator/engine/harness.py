@@ -426,3 +426,18 @@ def client_texts(map_name: str, map_dir: Path, questions: list[str], timeout: fl
     report = _run_harness(lambda staged: ["texts", map_name, str(Path(map_dir).resolve()), *questions], {},
                           timeout=timeout)
     return report["answers"]
+
+
+def play_scenario_game(path: Path, options: list[str], timeout: float) -> dict:
+    """The harness's raw play report for one scenario game (generator.scenarios): options are the
+    play options (--player-ai, --start-step, --until-step ...; see Harness.java). The file is
+    vetted and staged like every game given to the engine; raises TG310 when the engine refuses it."""
+    path = Path(path)
+    vetted = vet_for_engine(path)
+    arguments = [*options, "--timeout", str(timeout)]
+    report = _run_harness(lambda staged: ["play", str(staged[0]), *arguments], {path: vetted},
+                          timeout=timeout + _JVM_GRACE_SECONDS)
+    if not report["ok"]:
+        raise _error("TG310", f"the engine refused the game: {report['error']}", display_path(path),
+                     "'triplea-gen engine check' shows the same verdict; fix what the engine names")
+    return report

@@ -159,6 +159,8 @@ VARIABLE = _section("variable", "a variable in the list form (the mapping form: 
                     LIST_NAME, Key("elements", NAMES, "the names it stands for"))
 RULES = Free("list of rules (see Rules)", {"type": "array", "items": {"$ref": "#/definitions/rule"}})
 ASSETS = Free("see The map folder")
+# Read by generator.scenarios (triplea-gen test); never built into the game.
+SCENARIOS = Free("list of scenarios (see Scenarios)", {"type": "array", "items": {"type": "object"}})
 FULL_GAME_TOP = _section(
     "full game", "",
     Key("info", INFO, "the game's name and version", required=True),
@@ -189,9 +191,10 @@ FULL_GAME_TOP = _section(
     Key("rules", RULES, "house rules, expanded by macros"),
     Key("assets", ASSETS, "how new players and unit types look in the map folder"),
     Key("texts", ASSETS, "texts of the map folder's text files"),
+    Key("scenarios", SCENARIOS, "engine tests of the rules (triplea-gen test)"),
 )
 # Top-level keys that belong to the build rather than to a game (a mod's add: cannot hold them).
-BUILD_KEYS = ("engine", "rules", "assets", "texts")
+BUILD_KEYS = ("engine", "rules", "assets", "texts", "scenarios")
 
 # --- mods -----------------------------------------------------------------------------------------------------
 
@@ -277,7 +280,8 @@ MOD_TOP = _section(
         "entries replacing those with the same key"),
     Key("place", PLACE, "where entries go"),
     Key("assets", ASSETS, "how new players and unit types look in the map folder"),
-    Key("texts", ASSETS, "texts of the map folder's text files"), form=MOD)
+    Key("texts", ASSETS, "texts of the map folder's text files"),
+    Key("scenarios", SCENARIOS, "engine tests of the rules (triplea-gen test)"), form=MOD)
 # Top-level settings `replace:` sets; their full-game form is a single value (or {minimumVersion}).
 SETTING_KEYS = ("doctype", "loader", "triplea", "diceSides", "offset", "legacySpelling")
 

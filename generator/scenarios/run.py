@@ -1,0 +1,277 @@
+"""`triplea-gen test`: each scenario of a spec played in the real engine, and its control (the same
+scenario on the game built without the rules it backs). A rule is backed when a scenario for it
+passes and the control fails: the expectation holds because of the rule."""
+from __future__ import annotations
+
+import hashlib
+import json
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from generator.core.diagnostics import (
+    Collector,
+    Diagnostic,
+    DiagnosticError,
+    Position,
+    closest,
+    display_path,
+)
+from generator.read.yamlio import LocatedList, load_yaml_file
+from generator.scenarios.check import Outcome, evaluate
+from generator.scenarios.spec import Scenario, read_scenarios
+from generator.scenarios.variant import GameNames, Variant, apply_given, check_names
+
+RESULTS_VERSION = 1
+# Time for one scenario game: loading a Global 1940 game and a few AI steps take well under this.
+SCENARIO_TIMEOUT = 300.0
+
+
+@dataclass
+class Run:
+    """One game played for a scenario (the scenario itself, or its control)."""
+
+    outcomes: list[Outcome]
+    seconds: float
+    stopped_by: str
+    error: str = ""  # the game could not be built or played
+
+    @property
+    def passed(self) -> bool:
+        return not self.error and all(o.passed for o in self.outcomes)
+
+    def as_json(self) -> dict:
+        return {"passed": self.passed, "seconds": round(self.seconds, 1), "stopped_by": self.stopped_by,
+                "error": self.error, "expectations": [o.as_json() for o in self.outcomes]}
+
+
+@dataclass
+class ScenarioResult:
+    scenario: Scenario
+    run: Run
+    control: Run | None = None
+
+    @property
+    def backed(self) -> bool:
+        return self.run.passed and self.control is not None and not self.control.passed and not self.control.error
+
+    def as_json(self) -> dict:
+        return {"id": self.scenario.id, "rules": self.scenario.rules, "passed": self.run.passed,
+                "backed": self.backed, "run": self.run.as_json(),
+                "control": self.control.as_json() if self.control else None}
+
+
+@dataclass
+class LoadedScenarios:
+    spec_path: Path
+    scenarios: list[Scenario]
+    rule_ids: list[str]
+    warnings: list[Diagnostic] = field(default_factory=list)
+
+
+def spec_digest(path: Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+
+
+def load_scenarios(spec_path: Path) -> LoadedScenarios:
+    """The spec's scenarios, shape-checked and their rule ids checked against the spec's rules
+    (no build, no engine): raises the located diagnostics (TG200-TG203)."""
+    data = load_yaml_file(spec_path)
+    collector = Collector()
+    source = display_path(spec_path)
+    scenarios = read_scenarios(data, source, collector)
+    rules = data.get("rules") if isinstance(data, dict) else None
+    rule_ids = [str(r["id"]) for r in rules or [] if isinstance(r, dict) and "id" in r]
+    for scenario in scenarios:
+        for rule, pos in zip(scenario.rules + scenario.control_also_without,
+                             scenario.rule_positions + scenario.control_positions):
+            if rule not in rule_ids:
+                collector.error("TG203", f"scenario '{scenario.id}' backs rule '{rule}', which the spec does not have",
+                                pos, closest(rule, rule_ids) or "name a rule id of the spec's rules:")
+    collector.raise_if_errors()
+    return LoadedScenarios(Path(spec_path), scenarios, rule_ids, collector.diagnostics)
+
+
+def _without(rule_ids: list[str]):
+    """An edit_rules for load_spec: the rules list without those ids (positions kept)."""
+    def edit(rules):
+        if not isinstance(rules, LocatedList):
+            return [r for r in rules if not (isinstance(r, dict) and str(r.get("id")) in rule_ids)]
+        kept = LocatedList()
+        kept._pos, kept._mark, kept._source = rules._pos, rules._mark, rules._source
+        for index, rule in enumerate(rules):
+            if not (isinstance(rule, dict) and str(rule.get("id")) in rule_ids):
+                kept.append(rule)
+                if index < len(rules._item_marks):
+                    kept._item_marks.append(rules._item_marks[index])
+        return kept
+    return edit
+
+
+def build_xml(spec_path: Path, without: list[str] = ()) -> bytes:
+    from generator.build.pipeline import compile_game, load_spec
+
+    loaded = load_spec(spec_path, edit_rules=_without(list(without)) if without else None)
+    return compile_game(loaded).xml_bytes
+
+
+def play_options(scenario: Scenario, names: GameNames) -> list[str]:
+    """The harness's play options for the scenario in a game with these names: each player gets its AI;
+    a scripted action the game lacks (a control left its rule out) is not attempted."""
+    given, play = scenario.given, scenario.play
+    options = ["--rounds", str(play.rounds), "--ai", "easy" if play.ai == "none" else play.ai,
+               "--seed", str(play.seed), "--history", "true"]
+    for player in names.players:  # every player named: the harness's own default is the easy AI
+        options += ["--player-ai", f"{player}={play.players.get(player, play.ai)}"]
+    for player, actions in play.actions.items():
+        options += [option for action in actions if action in names.political_actions
+                    for option in ("--political-action", f"{player}={action}")]
+    if given.round is not None:
+        options += ["--start-round", str(given.round)]
+    if given.step is not None:
+        options += ["--start-step", given.step]
+    if play.until_step is not None:
+        options += ["--until-step", play.until_step]
+        options += ["--until-round", str(play.until_round if play.until_round is not None else (given.round or 1))]
+    return options
+
+
+def play_variant(scenario: Scenario, variant: Variant, name: str, folder: Path) -> Run:
+    from generator.engine.harness import play_scenario_game
+
+    game = folder / name
+    game.write_bytes(variant.xml)
+    started = time.monotonic()
+    try:
+        report = play_scenario_game(game, play_options(scenario, variant.names), SCENARIO_TIMEOUT)
+    except DiagnosticError as err:
+        return Run([], time.monotonic() - started, "error", "; ".join(d.message for d in err.diagnostics))
+    outcomes = evaluate(scenario.expect, report, variant.start_resources)
+    error = ""
+    if report.get("stopped_by") == "exception" and not any(e.kind == "no_exception" for e in scenario.expect):
+        first = (report.get("exceptions") or [{}])[0]
+        error = f"the game stopped with an exception in round {first.get('round')}, step {first.get('step')}: " \
+                f"{first.get('message')}"
+    elif scenario.play.until_step and report.get("stopped_by") != "until step":
+        error = f"the game never reached step {scenario.play.until_step} (stopped by: {report.get('stopped_by')})"
+    return Run(outcomes, time.monotonic() - started, report.get("stopped_by", "?"), error)
+
+
+def test_spec(spec_path: Path, only: str | None = None, controls: bool = True, progress=None) -> list[ScenarioResult]:
+    """Plays every scenario (or only the one with id `only`) and, with controls, its control."""
+    loaded = load_scenarios(spec_path)
+    scenarios = loaded.scenarios
+    if only is not None:
+        scenarios = [s for s in scenarios if s.id == only]
+        if not scenarios:
+            raise DiagnosticError([Diagnostic("TG207", f"the spec has no scenario '{only}'",
+                                              Position(display_path(spec_path)),
+                                              "its scenarios: " + (", ".join(s.id for s in loaded.scenarios) or "none"))])
+    built = build_xml(spec_path)
+    names = GameNames.of(_root(built))
+    collector = Collector()
+    for scenario in scenarios:
+        check_names(scenario, names, collector)
+    variants = {s.id: apply_given(built, s.given, collector) for s in scenarios}
+    collector.raise_if_errors()
+    results = []
+    game_name = Path(spec_path).stem + ".xml"
+    with tempfile.TemporaryDirectory(prefix="triplea-gen-scenarios-") as folder:
+        for scenario in scenarios:
+            if progress:
+                progress(f"scenario {scenario.id}")
+            run = play_variant(scenario, variants[scenario.id], game_name, Path(folder))
+            control = None
+            if controls and scenario.control:
+                if progress:
+                    progress(f"scenario {scenario.id}: control without {', '.join(scenario.rules)}")
+                control = _control(spec_path, scenario, game_name, Path(folder))
+            results.append(ScenarioResult(scenario, run, control))
+    return results
+
+
+def _control(spec_path: Path, scenario: Scenario, game_name: str, folder: Path) -> Run:
+    try:
+        xml = build_xml(spec_path, scenario.rules + scenario.control_also_without)
+        discard = Collector()  # names of the dropped rules are missing here, and that is the point
+        variant = apply_given(xml, scenario.given, discard)
+    except DiagnosticError as err:
+        return Run([], 0.0, "error", "the spec without " + ", ".join(scenario.rules) + " does not build: "
+                   + "; ".join(d.format() for d in err.diagnostics[:3]))
+    return play_variant(scenario, variant, game_name, folder)
+
+
+def _root(xml: bytes):
+    from lxml import etree
+
+    return etree.fromstring(xml, etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False))
+
+
+def results_path(spec_path: Path, outdir: Path) -> Path:
+    return Path(outdir) / "scenario-results" / f"{Path(spec_path).stem}.json"
+
+
+def write_results(spec_path: Path, outdir: Path, results: list[ScenarioResult], seconds: float,
+                  complete: bool) -> Path:
+    """The results `report` reads: written whole (a temporary file renamed into place)."""
+    target = results_path(spec_path, outdir)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    document = {"version": RESULTS_VERSION, "spec": display_path(spec_path), "spec_digest": spec_digest(spec_path),
+                "complete": complete, "seconds": round(seconds, 1), "scenarios": [r.as_json() for r in results]}
+    if not complete and target.exists():
+        # one scenario run: keep the others' earlier results
+        try:
+            earlier = json.loads(target.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            earlier = {}
+        if earlier.get("spec_digest") == document["spec_digest"]:
+            ran = {r.scenario.id for r in results}
+            document["scenarios"] = [s for s in earlier.get("scenarios", []) if s.get("id") not in ran] + \
+                document["scenarios"]
+    temporary = target.with_suffix(".json.tmp")
+    temporary.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    temporary.replace(target)
+    return target
+
+
+def read_results(spec_path: Path, results_file: Path) -> dict | None:
+    """The results test wrote for this spec, or None (no file, unreadable, or of another version
+    of the spec: a stale result backs nothing)."""
+    try:
+        document = json.loads(Path(results_file).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(document, dict) or document.get("version") != RESULTS_VERSION:
+        return None
+    document["stale"] = document.get("spec_digest") != spec_digest(spec_path)
+    return document
+
+
+def rule_backing(loaded: LoadedScenarios, results: dict | None) -> dict[str, str]:
+    """Per rule id with a scenario: backed, scenario fails, control passes, control error,
+    not run, or stale (the spec changed since test ran)."""
+    by_id = {s["id"]: s for s in (results or {}).get("scenarios", [])}
+    verdicts: dict[str, str] = {}
+    rank = ["backed", "control passes", "control error", "passes (no control)", "scenario fails", "not run", "stale"]
+    for scenario in loaded.scenarios:
+        result = by_id.get(scenario.id)
+        if results and results.get("stale"):
+            verdict = "stale"
+        elif result is None:
+            verdict = "not run"
+        elif not scenario.control:
+            verdict = "passes (no control)" if result["passed"] else "scenario fails"
+        elif result["backed"]:
+            verdict = "backed"
+        elif not result["passed"]:
+            verdict = "scenario fails"
+        elif result.get("control") is None or result["control"].get("error"):
+            verdict = "control error"
+        else:
+            verdict = "control passes"
+        for rule in scenario.rules:
+            current = verdicts.get(rule)
+            if current is None or rank.index(verdict) < rank.index(current):
+                verdicts[rule] = verdict
+    return verdicts

@@ -1,0 +1,297 @@
+"""The scenarios: section and `triplea-gen test`: located diagnostics for bad scenarios (no engine),
+the given written into the game XML, report's backing column from a results file, and a few
+scenarios played in the real engine, with their controls."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import GLOBAL_MAP_DIR, REPO, SHARED, SHARED_MISSING, requires_engine
+from lxml import etree
+
+from generator.cli.main import main
+from generator.core.diagnostics import Collector, DiagnosticError
+from generator.scenarios.run import build_xml, load_scenarios
+from generator.scenarios.variant import GameNames, apply_given, check_names
+
+RULES_BASE = REPO / "tests" / "golden" / "rules" / "base.yaml"
+
+MOD_HEAD = f"""\
+mod:
+  name: Frontier with a pact payment
+  version: "1.0"
+  base: {RULES_BASE}
+  engine: "1.9"
+rules:
+  - {{id: PAY, text: The USSR gets 9 when Italy first goes to war with it., use: first_war_payment,
+     with: {{receiver: Russians, amount: 9, attackers: [Italians]}}}}
+  - {{id: OBJ, text: Italy earns 5 while it holds Rome., use: national_objective,
+     with: {{player: Italians, amount: 5, owns: [Rome Region]}}}}
+"""
+
+GOOD_SCENARIO = """\
+scenarios:
+  - id: italian-war-pays
+    rule: PAY
+    given: {round: 1, step: italiansPolitics, relationships: [[Italians, Russians, War]]}
+    play: {until: {step: italiansCombatMove}}
+    expect:
+      - fired: triggerAttachment_PAY
+      - resources: {Russians: {PUs: {change: 9}}}
+"""
+
+
+def write_spec(folder: Path, scenarios: str, name: str = "pact.yaml") -> Path:
+    """A mod of the rules base with MOD_HEAD's rules, or (when `scenarios` brings its own) those."""
+    spec = folder / name
+    head = MOD_HEAD if not scenarios.startswith("rules:") else MOD_HEAD[:MOD_HEAD.index("rules:")]
+    spec.write_text(head + scenarios, encoding="utf-8")
+    return spec
+
+
+def diagnostics_of(spec: Path) -> list:
+    with pytest.raises(DiagnosticError) as raised:
+        load_scenarios(spec)
+    return raised.value.diagnostics
+
+
+# --- the section's shape: no build, no engine -------------------------------------------------------------------
+
+def test_unknown_keys_are_reported_where_they_stand(tmp_path):
+    spec = write_spec(tmp_path, """\
+scenarios:
+  - id: one
+    rule: PAY
+    givn: {round: 1}
+    play: {until: {step: italiansCombatMove}, speed: 3}
+    expect:
+      - fird: triggerAttachment_PAY
+""")
+    found = {(d.code, d.position.line, d.position.col, d.message) for d in diagnostics_of(spec)}
+    assert ("TG200", 14, 5, "unknown key 'givn' in a scenario") in found
+    assert ("TG200", 15, 47, "unknown key 'speed' in play") in found
+    assert ("TG200", 17, 9, "unknown key 'fird' in an expectation") in found
+    hints = {d.hint for d in diagnostics_of(spec) if d.code == "TG200"}
+    assert "did you mean 'given'?" in hints and "did you mean 'fired'?" in hints
+
+
+def test_wrong_values_and_missing_parts_are_tg201(tmp_path):
+    spec = write_spec(tmp_path, """\
+scenarios:
+  - id: two
+    rule: PAY
+    play: {rounds: 40, ai: clever}
+    given: {relationships: [[Italians, Russians]]}
+    expect:
+      - resources: {Russians: {PUs: "+9"}}
+  - id: three
+    rule: PAY
+""")
+    found = [(d.code, d.position.line, d.message) for d in diagnostics_of(spec)]
+    assert ("TG201", 14, "play rounds must be a whole number from 1 to 10, not 40") in found
+    assert ("TG201", 14, "unknown AI 'clever'") in found
+    assert any(code == "TG201" and line == 15 and "[PLAYER, PLAYER, TYPE]" in text for code, line, text in found)
+    assert any(code == "TG201" and line == 17 and "{change: N}" in text for code, line, text in found)
+    assert ("TG201", 18, "a scenario needs 'expect'") in found
+
+
+def test_duplicate_ids_and_unknown_rules(tmp_path):
+    spec = write_spec(tmp_path, GOOD_SCENARIO + """\
+  - id: italian-war-pays
+    rule: PAY
+    expect: [{no_exception: true}]
+  - id: other
+    rule: PAYS
+    expect: [{no_exception: true}]
+""")
+    found = {(d.code, d.position.line) for d in diagnostics_of(spec)}
+    assert ("TG202", 19) in found
+    assert ("TG203", 23) in found
+    (unknown,) = [d for d in diagnostics_of(spec) if d.code == "TG203"]
+    assert unknown.hint == "did you mean 'PAY'?"
+
+
+def test_report_refuses_a_bad_scenario_with_its_position(tmp_path, capsys):
+    spec = write_spec(tmp_path, GOOD_SCENARIO.replace("until:", "untill:"))
+    assert main(["report", str(spec)]) == 2
+    err = capsys.readouterr().err
+    assert f"{spec.name}:15:" in err.replace(str(tmp_path) + "/", "") and "error[TG200]" in err
+
+
+def test_names_are_checked_against_the_built_game(tmp_path):
+    spec = write_spec(tmp_path, """\
+scenarios:
+  - id: names
+    rule: PAY
+    given:
+      owners: {Rome Regio: Italians}
+      units: [{territory: Danube, owner: Germans, add: {tiger: 1}}]
+    play: {until: {step: italiansCombatMov}}
+    expect:
+      - fired: triggerAttachment_PAYS
+      - resources: {Russian: {PUs: 3}}
+""")
+    xml = build_xml(spec)
+    collector = Collector()
+    for scenario in load_scenarios(spec).scenarios:
+        check_names(scenario, GameNames.of(etree.fromstring(xml)), collector)
+    found = [(d.code, d.position.line, d.message) for d in collector.diagnostics]
+    assert ("TG204", 15, "the built game has no territory 'Rome Regio'") in found
+    assert ("TG204", 16, "the built game has no unit type 'tiger'") in found
+    assert ("TG204", 17, "the built game has no step 'italiansCombatMov'") in found
+    assert ("TG204", 19, "no trigger of the built game has 'triggerAttachment_PAYS' in its name") in found
+    assert ("TG204", 20, "the built game has no player 'Russian'") in found
+
+
+def test_given_is_written_into_the_game_xml(tmp_path):
+    spec = write_spec(tmp_path, """\
+scenarios:
+  - id: given
+    rule: PAY
+    given:
+      owners: {Danube: Russians}
+      units: [{territory: Rome Region, owner: Italians, add: {armour: 2}}]
+      resources: {Italians: {PUs: 1}}
+      relationships: [[Italians, Russians, War]]
+    expect: [{no_exception: true}]
+""")
+    xml = build_xml(spec)
+    root = etree.fromstring(xml)
+    old_pus = [e.get("quantity") for e in root.iterfind("initialize/resourceInitialize/resourceGiven")
+               if e.get("player") == "Italians"]
+    assert old_pus and old_pus != ["1"]
+    (scenario,) = load_scenarios(spec).scenarios
+    variant = apply_given(xml, scenario.given, Collector())
+    edited = etree.fromstring(variant.xml)
+    owners = {e.get("territory"): e.get("owner") for e in edited.iterfind("initialize/ownerInitialize/territoryOwner")}
+    assert owners["Danube"] == "Russians"
+    assert [(e.get("quantity"), e.get("owner")) for e in edited.iterfind("initialize/unitInitialize/unitPlacement")
+            if e.get("territory") == "Rome Region" and e.get("unitType") == "armour"][-1] == ("2", "Italians")
+    assert variant.start_resources[("Italians", "PUs")] == 1
+    relationships = [(e.get("player1"), e.get("player2"), e.get("type"))
+                     for e in edited.iterfind("initialize/relationshipInitialize/relationship")
+                     if {e.get("player1"), e.get("player2")} == {"Italians", "Russians"}]
+    assert relationships == [("Italians", "Russians", "War")]
+
+
+def test_scenarios_do_not_change_what_is_built(tmp_path):
+    plain = write_spec(tmp_path, "", "plain.yaml")
+    tested = write_spec(tmp_path, GOOD_SCENARIO, "tested.yaml")
+    assert build_xml(plain) == build_xml(tested)
+
+
+def test_report_shows_which_rules_a_scenario_backs(tmp_path, capsys):
+    spec = write_spec(tmp_path, GOOD_SCENARIO)
+    results = tmp_path / "results.json"
+    assert main(["report", str(spec), "--results", str(results)]) == 0
+    assert "PAY   enforced  not run            " in capsys.readouterr().out
+
+    from generator.scenarios.run import results_path
+
+    fake = {"version": 1, "spec_digest": None, "scenarios": [
+        {"id": "italian-war-pays", "rules": ["PAY"], "passed": True, "backed": True}]}
+    from generator.scenarios.run import spec_digest
+
+    fake["spec_digest"] = spec_digest(spec)
+    results.write_text(json.dumps(fake), encoding="utf-8")
+    assert main(["report", str(spec), "--results", str(results)]) == 0
+    out = capsys.readouterr().out
+    assert "PAY   enforced  backed             " in out and "OBJ   enforced  -                  " in out
+    assert "1 of 2 enforced rules backed" in out
+    spec.write_text(spec.read_text(encoding="utf-8") + "\n# changed\n", encoding="utf-8")
+    assert main(["report", str(spec), "--results", str(results)]) == 0
+    assert "PAY   enforced  stale              " in capsys.readouterr().out
+    assert results_path(spec, tmp_path).name == "pact.json"
+
+
+# --- in the real engine --------------------------------------------------------------------------------------------
+
+@requires_engine
+def test_a_scenario_passes_and_its_control_fails(tmp_path, capsys):
+    spec = write_spec(tmp_path, GOOD_SCENARIO)
+    status = main(["test", str(spec), "-o", str(tmp_path / "out"), "--format", "json"])
+    document = json.loads(capsys.readouterr().out)
+    assert status == 0
+    (result,) = document["scenarios"]
+    assert result["passed"] and result["backed"]
+    fired, resources = result["run"]["expectations"]
+    assert "Russians met a national objective for an additional 9 PUs" in fired["evidence"] or \
+        "PAY" in fired["evidence"]
+    assert resources["evidence"].startswith("Russians PUs: ") and "(expected +9)" in resources["evidence"]
+    control = result["control"]
+    assert not control["passed"] and not control["error"]
+    assert [e["passed"] for e in control["expectations"]] == [False, False]
+    saved = json.loads((tmp_path / "out" / "scenario-results" / "pact.json").read_text(encoding="utf-8"))
+    assert saved["scenarios"][0]["backed"] is True
+
+
+@requires_engine
+def test_a_failed_expectation_points_at_its_line(tmp_path, capsys):
+    spec = write_spec(tmp_path, GOOD_SCENARIO.replace("{change: 9}", "{change: 10}"))
+    assert main(["test", str(spec), "-o", str(tmp_path / "out"), "--no-control"]) == 1
+    captured = capsys.readouterr()
+    assert "FAIL italian-war-pays (PAY)" in captured.out
+    assert "pact.yaml:18:9: error[TG205]: scenario 'italian-war-pays': expected resources did not hold: " \
+           "Russians PUs:" in captured.err.replace(str(tmp_path) + "/", "")
+    assert "(expected +10)" in captured.err
+
+
+@requires_engine
+def test_a_control_that_passes_too_is_not_backed(tmp_path, capsys):
+    spec = write_spec(tmp_path, GOOD_SCENARIO.replace("""      - fired: triggerAttachment_PAY
+      - resources: {Russians: {PUs: {change: 9}}}""", """      - relationships: [[Italians, Russians, War]]"""))
+    assert "relationships: [[Italians, Russians, War]]\n" in spec.read_text(encoding="utf-8")
+    assert main(["test", str(spec), "-o", str(tmp_path / "out")]) == 1
+    captured = capsys.readouterr()
+    assert "control without PAY: PASSES TOO" in captured.out and "=> not backed" in captured.out
+    assert "warning[TG206]" in captured.err
+
+
+@requires_engine
+@pytest.mark.skipif(not GLOBAL_MAP_DIR.is_dir(), reason=SHARED_MISSING)
+def test_s000_violator_pays_before_it_buys(monkeypatch, tmp_path, capsys):
+    """Finding of issue 18: the pact penalty is taken at the start of the violator's purchase."""
+    monkeypatch.setenv("TRIPLEA_MAPS", str(SHARED / "maps"))
+    spec = REPO / "rules_yaml" / "s000_nonaggression_pacts.yaml"
+    assert main(["test", str(spec), "--scenario", "violator-pays-before-it-buys", "-o", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "fired in round 4, step russiansPurchase: Trigger S000 R12 Russians R3 Payer" in out
+    assert "=> backed" in out
+
+
+DECLARE_SPEC = """\
+rules:
+  - {id: PEACE, text: The USSR is at peace with Italy., use: condition,
+     with: {player: Russians, not_at_war_with: [Italians]}}
+  - {id: DECLARE, text: The USSR may declare war on Italy while at peace with it., use: political_action,
+     with: {player: Russians, targets: [Italians], to: War, conditions: [conditionAttachment_PEACE]}}
+scenarios:
+  - id: declare
+    rule: DECLARE
+    given: {round: 1, step: russiansPolitics}
+    play: {until: {step: russiansCombatMove}, actions: {Russians: [politicalActionAttachment_DECLARE]}}
+    expect:
+      - relationships: [[Italians, Russians, War]]
+"""
+
+
+def test_a_scripted_action_must_exist(tmp_path):
+    spec = write_spec(tmp_path, DECLARE_SPEC.replace("actions: {Russians: [politicalActionAttachment_DECLARE]}",
+                                                     "actions: {Russians: [politicalActionAttachment_DECLAR]}"))
+    collector = Collector()
+    (scenario,) = load_scenarios(spec).scenarios
+    check_names(scenario, GameNames.of(etree.fromstring(build_xml(spec))), collector)
+    assert [(d.code, d.message, d.hint) for d in collector.diagnostics] == [
+        ("TG204", "the built game has no political action 'politicalActionAttachment_DECLAR'",
+         "did you mean 'politicalActionAttachment_DECLARE'?")]
+
+
+@requires_engine
+def test_a_scripted_player_takes_its_political_action(tmp_path, capsys):
+    spec = write_spec(tmp_path, DECLARE_SPEC)
+    assert main(["test", str(spec), "-o", str(tmp_path / "out")]) == 0
+    out = capsys.readouterr().out
+    assert "ok   relationships (line 17): Italians-Russians: War" in out
+    assert "FAIL relationships (line 17): Italians-Russians: Neutrality (expected War)" in out
+    assert "=> backed" in out
