@@ -21,8 +21,9 @@ from reference import SEED_RULES, seed_rule_counts, seed_rule_statuses
 
 SPEC = REPO / "rules_yaml" / "s003_manchuria_1945.yaml"
 SEED_FILE = "003_2282cafb5329212f.txt"
-# With this seed the 1945 II roll (2 in 6) succeeds: the USSR enters in round 5.
-ENTRY_SEED = 5
+# With this seed the 1945 II roll (2 in 6) succeeds: the USSR enters in round 5 (seed 5 did until
+# the map of issue 19 changed the Malayan coast, and with it the AI's moves and the dice they use).
+ENTRY_SEED = 2
 
 
 def report(capsys) -> dict:
