@@ -215,3 +215,19 @@ def test_a_relationship_change_can_charge_the_player():
     assert option_values(not_yet, "invert") == ["true"]
     unpaid = rule_options(GOLDEN / "relationship_change.yaml", "G-RC")["triggerAttachment_G_RC"]
     assert option_values(unpaid, "resourceCount") == []
+
+
+def test_a_political_action_without_conditions_gets_one_that_always_holds(monkeypatch):
+    # found by g40_showcase's scenario canada-declares-war-on-japan: 1.9 offers a political action only
+    # when its conditions hold and holds an empty list false, so an action without any was never offered
+    from conftest import SHARED, SHARED_MISSING
+
+    if not (SHARED / "maps" / "world_war_ii_global").is_dir():
+        pytest.skip(SHARED_MISSING)
+    monkeypatch.setenv("TRIPLEA_MAPS", str(SHARED / "maps"))
+    attachments = rule_options(REPO / "rules_yaml" / "g40_showcase.yaml", "S001-R70")
+    action = attachments["politicalActionAttachment_S001_R70"]
+    assert option_values(action, "conditions") == ["conditionAttachment_S001_R70_Always"]
+    assert attachments["conditionAttachment_S001_R70_Always"] == [("switch", "true", None)]
+    # an action with conditions of its own is left as it was
+    assert not [name for name in rule_options(GOLDEN / "political_action.yaml", "G-PA") if name.endswith("_Always")]
