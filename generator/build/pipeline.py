@@ -13,6 +13,7 @@ from lxml import etree
 
 from generator.spec import basecache
 from generator.model import game as m
+from generator.core.gcpause import collector_paused
 from generator.core.diagnostics import Collector, Diagnostic, DiagnosticError, Position, display_path
 from generator.read.extras import apply_extras
 from generator.read.importer import import_xml_bytes
@@ -179,7 +180,8 @@ def add_rules_to_notes(loaded: LoadedSpec) -> None:
 
 def compile_game(loaded: LoadedSpec) -> CompiledGame:
     game, source = loaded.game, loaded.source
-    xml, positions = render_game_with_origins(game)
+    with collector_paused():
+        xml, positions = render_game_with_origins(game)
     try:
         tree = parse_xml_bytes(xml, f"{source} (rendered XML)")
     except DiagnosticError as err:

@@ -7,6 +7,7 @@ import os
 
 import yaml
 
+from generator.core.gcpause import collector_paused
 from generator.core.diagnostics import Diagnostic, DiagnosticError, Position, display_path
 from generator.read.safexml import read_input
 
@@ -255,15 +256,8 @@ def load_yaml_text(text: str | bytes, shown: str):
     loader = _Loader(text)
     loader.source = shown
     try:
-        node = loader.get_single_node()
-        if node is None:
-            return None
-        # Aliases need anchors; a document without '&' cannot expand (and most specs have none).
-        if "&" in text and _expanded_size(node, {}, MAX_EXPANDED_NODES) > MAX_EXPANDED_NODES:
-            raise _located("TG023", f"the document expands to more than {MAX_EXPANDED_NODES} nodes "
-                           "through aliases; refused", shown, node.start_mark,
-                           "an alias bomb? use fewer nested aliases")
-        return loader.construct_document(node)
+        with collector_paused():
+            return _construct(loader, text, shown)
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
         message = err.problem or err.context or "invalid YAML"
@@ -288,6 +282,19 @@ def load_yaml_text(text: str | bytes, shown: str):
                                           "flatten the structure")]) from None
     finally:
         loader.dispose()
+
+
+def _construct(loader, text: str, shown: str):
+    """The document's objects, after refusing what expands beyond the bounds."""
+    node = loader.get_single_node()
+    if node is None:
+        return None
+    # Aliases need anchors; a document without '&' cannot expand (and most specs have none).
+    if "&" in text and _expanded_size(node, {}, MAX_EXPANDED_NODES) > MAX_EXPANDED_NODES:
+        raise _located("TG023", f"the document expands to more than {MAX_EXPANDED_NODES} nodes "
+                       "through aliases; refused", shown, node.start_mark,
+                       "an alias bomb? use fewer nested aliases")
+    return loader.construct_document(node)
 
 
 def load_yaml_file(path: str | os.PathLike):
