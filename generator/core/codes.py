@@ -6,8 +6,6 @@ A `Diagnostic` with a code missing here refuses to be made, so any test that rea
 """
 from __future__ import annotations
 
-from typing import NamedTuple
-
 ERROR = "error"
 WARNING = "warning"
 
@@ -17,14 +15,23 @@ VALIDATION = "Validation codes"
 GEOMETRY = "Map geometry codes"
 
 
-class Code(NamedTuple):
-    code: str
-    severity: str  # how it is reported: ERROR or WARNING
-    section: str  # the README table that documents it
-    meaning: str  # that table's text, word for word (Markdown)
-    # Reported at the other severity too, in the cases the meaning names (an engine that only
-    # ignores what the other refuses, a tolerable variant of an error).
-    mixed: bool = False
+class Code:
+    """One code. A plain class: the registry is imported by every command, --help included, and
+    a NamedTuple class costs a millisecond to make."""
+
+    __slots__ = ("code", "severity", "section", "meaning", "mixed")
+
+    def __init__(self, code: str, severity: str, section: str, meaning: str, mixed: bool = False):
+        self.code = code
+        self.severity = severity  # how it is reported: ERROR or WARNING
+        self.section = section  # the README table that documents it
+        self.meaning = meaning  # that table's text, word for word (Markdown)
+        # Reported at the other severity too, in the cases the meaning names (an engine that only
+        # ignores what the other refuses, a tolerable variant of an error).
+        self.mixed = mixed
+
+    def __repr__(self) -> str:
+        return f"Code({self.code!r}, {self.severity!r}, {self.section!r}, {self.meaning!r}, mixed={self.mixed})"
 
 
 _ALL = (
@@ -219,9 +226,12 @@ _ALL = (
                                 "not 1–3 letters or digits"),
     Code("TG456", WARNING, INPUT, "`assets:` sets a colour or flag the map folder has already; the map's is kept "
                                   "(warning)"),
-    Code("TG460", WARNING, GEOMETRY, "two players' colours, or a player's and the sea's, impassable ground's or unowned land's, too close to tell apart (a warning)"),
-    Code("TG461", ERROR, GEOMETRY, "a bad `lines:` entry: unknown territory or cell, no or two forms, sides that share no border"),
-    Code("TG463", WARNING, GEOMETRY, "a territory that borders no other territory and is not declared in `style: boxes:` (a warning)"),
+    Code("TG460", WARNING, GEOMETRY, "two players' colours, or a player's and the sea's, impassable ground's or "
+                                     "unowned land's, too close to tell apart (a warning)"),
+    Code("TG461", ERROR, GEOMETRY, "a bad `lines:` entry: unknown territory or cell, no or two forms, sides that "
+                                   "share no border"),
+    Code("TG463", WARNING, GEOMETRY, "a territory that borders no other territory and is not declared in "
+                                     "`style: boxes:` (a warning)"),
     Code("TG464", WARNING, GEOMETRY, "a player's starting land in pieces that neither land nor sea joins (a warning)"),
     Code("TG501", ERROR, GEOMETRY, "no layout, two layouts, or no territories"),
     Code("TG502", ERROR, GEOMETRY, "terrain mask rows/columns do not match the grid"),

@@ -8,7 +8,6 @@ from __future__ import annotations
 from lxml import etree
 
 from generator.model import game as m
-from generator.core.gcpause import collector_paused
 from generator.core.diagnostics import Collector, Diagnostic, Position, display_path
 from generator.core.progress import progress
 from generator.read.extras import collect_extras
@@ -178,8 +177,7 @@ def import_xml_file(path) -> tuple[m.Game, list[Diagnostic]]:
 def import_xml_bytes(data: bytes, shown: str) -> tuple[m.Game, list[Diagnostic]]:
     """import_xml_file of a file already read, shown in messages as `shown`."""
     collector = Collector()
-    with collector_paused():
-        game = import_tree(parse_xml_bytes(data, shown), shown, collector)
+    game = import_tree(parse_xml_bytes(data, shown), shown, collector)
     collector.raise_if_errors()
     return game, collector.diagnostics
 
