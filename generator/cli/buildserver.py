@@ -20,12 +20,16 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from generator.cli.serverlink import (_LENGTH_BYTES, DEFAULT_IDLE_MINUTES, MAX_JOB_MEMORY, MAX_JOB_SECONDS,
-                                      MAX_JOBS, MAX_MESSAGE, PACKAGE_DIR, REQUEST_SECONDS, SERVED_COMMANDS,
+from generator.cli.serverlink import (_LENGTH_BYTES, MAX_JOB_SECONDS, MAX_MESSAGE, PACKAGE_DIR, SERVED_COMMANDS,
                                       SOCKET_NAME, _ask, _receive, _send, server_folder)
 
 if TYPE_CHECKING:
     import socket
+
+DEFAULT_IDLE_MINUTES = 30.0
+MAX_JOB_MEMORY = 4 << 30  # address space of a job
+MAX_JOBS = 4  # at once; more are declined and run in their own process
+REQUEST_SECONDS = 10  # to send a whole request after connecting
 
 
 def code_stamp() -> tuple:

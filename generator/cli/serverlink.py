@@ -17,11 +17,7 @@ SERVED_COMMANDS = frozenset({"build", "validate"})
 PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # generator/
 SOCKET_NAME = "build.sock"
 MAX_MESSAGE = 16 * 1024 * 1024
-DEFAULT_IDLE_MINUTES = 30.0
 MAX_JOB_SECONDS = 300.0  # a job still running then is killed and answered with TG069
-MAX_JOB_MEMORY = 4 << 30  # address space of a job
-MAX_JOBS = 4  # at once; more are declined and run in their own process
-REQUEST_SECONDS = 10  # to send a whole request after connecting
 _LENGTH_BYTES = 4
 
 

@@ -56,11 +56,16 @@ _MARK = re.compile("\x00([0-9]+)\x00")  # NUL is never valid XML, so no game tex
 
 def origin(entity) -> Markup:
     """A mark of the entity's YAML position in its element's start tag (nothing when not recording)."""
+    return Markup(_mark(getattr(entity, "pos", None)))
+
+
+def _mark(pos: Position | None) -> str:
+    """The mark of pos for render_game_with_origins, recorded; "" when not recording or no position."""
     recorded = _ORIGINS.get()
-    if recorded is None or getattr(entity, "pos", None) is None:
-        return Markup("")
-    recorded.append(entity.pos)
-    return Markup(f"\x00{len(recorded) - 1}\x00")
+    if recorded is None or pos is None:
+        return ""
+    recorded.append(pos)
+    return f"\x00{len(recorded) - 1}\x00"
 
 
 def option_attributes(option: model.Option) -> Markup:
@@ -72,11 +77,7 @@ def option_attributes(option: model.Option) -> Markup:
         text += f' value="{escape_attribute(option.value)}"'
     if option.count is not None:
         text += f' count="{escape_attribute(option.count)}"'
-    recorded = _ORIGINS.get()
-    if recorded is not None and option.pos is not None:
-        recorded.append(option.pos)
-        text += f"\x00{len(recorded) - 1}\x00"
-    return Markup(text)
+    return Markup(text + _mark(option.pos))
 
 
 def cdata(text: str) -> Markup:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from generator.model import game as m
 from generator.core.diagnostics import Diagnostic, Position
-from generator.model.units import unit_kinds
+from generator.model.units import unit_kinds, unit_options
 from generator.write.writer import safe_name
 from generator.write.modfolder.assetspec import ALREADY_THERE, NO_SOURCE_IMAGE, AssetSpec, Picture
 from generator.write.modfolder.basefolder import BaseFolder
@@ -53,14 +53,6 @@ def pick_colour(taken: list[str]) -> str:
     return max(PALETTE, key=lambda c: (min((_distance(c, t) for t in taken), default=1e9), -PALETTE.index(c)))
 
 
-def _unit_options(game: m.Game) -> dict[str, dict[str, str]]:
-    options: dict[str, dict[str, str]] = {}
-    for attachment in game.attachments or []:
-        if attachment.name == "unitAttachment":
-            options.setdefault(attachment.attach_to, {}).update({o.name: o.value or "" for o in attachment.options})
-    return options
-
-
 def _mark_of(unit: str) -> str:
     words = [w for w in re.split(r"[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])", unit) if w]
     return ("".join(w[0] for w in words[:2]) if len(words) > 1 else unit[:1]).upper() or "?"
@@ -73,7 +65,7 @@ class _Builder:
         self.owned = owned
         self.out = AssetFiles()
         self.kinds = unit_kinds(game)
-        self.options = _unit_options(game)
+        self.options = unit_options(game)
         self.players = [p.name for p in game.players]
         self.colours: dict[str, str] = {}
         technology = game.technology or m.Technology()
