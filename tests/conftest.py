@@ -85,3 +85,15 @@ def pytest_report_header(config):
     from fuzzseed import replay_hint
 
     return replay_hint()  # in every run's log, so a randomised failure can be replayed
+
+
+def pytest_unconfigure(config):
+    """A test that leaves a non-daemon thread running would keep this process alive after the
+    summary, and CI would only see a timeout. Name the threads and end the run as failed instead."""
+    import sys
+    import threading
+
+    stuck = [t.name for t in threading.enumerate() if t is not threading.main_thread() and not t.daemon and t.is_alive()]
+    if stuck:
+        print(f"\ntests left non-daemon threads running: {', '.join(stuck)}", file=sys.stderr, flush=True)
+        os._exit(3)

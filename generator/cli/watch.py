@@ -24,15 +24,21 @@ def watched_files(spec: Path, base: Path | None) -> list[Path]:
     return sorted(files)
 
 
-def _stamp(files: list[Path]) -> tuple:
-    stamps = []
+def _stamp(files: list[Path]) -> dict[str, tuple]:
+    stamps = {}
     for path in files:
         try:
             stat = path.stat()
-            stamps.append((str(path), stat.st_mtime_ns, stat.st_size))
+            stamps[str(path)] = (stat.st_mtime_ns, stat.st_size)
         except OSError:
-            stamps.append((str(path), None, None))
-    return tuple(stamps)
+            stamps[str(path)] = (None, None)
+    return stamps
+
+
+def _changed(before: dict[str, tuple], now: dict[str, tuple]) -> bool:
+    """True when a file watched before was edited or removed. A file that only now joins the watch
+    (the base game, learnt from the first build) is adopted, not treated as an edit."""
+    return any(path not in now or now[path] != stamp for path, stamp in before.items())
 
 
 def _build_once(spec: Path, outdir: str, base: Path | None) -> Path | None:
@@ -63,19 +69,20 @@ def watch(spec_path: str, outdir: str, interval: float = 0.25, max_builds: int |
     spec = Path(spec_path)
     print(f"[watch] {display_path(spec)} -> {outdir} (Ctrl-C stops)", flush=True)
     builds = 0
+    # Stamps are taken before each build, so a save that lands while a build runs starts another one.
+    stamp = _stamp(watched_files(spec, None))
     base = _build_once(spec, outdir, None)
     builds += 1
-    files = watched_files(spec, base)
-    stamp = _stamp(files)
     try:
         while max_builds is None or builds < max_builds:
             time.sleep(interval)
-            files = watched_files(spec, base)
-            current = _stamp(files)
-            if current != stamp:
+            current = _stamp(watched_files(spec, base))
+            if _changed(stamp, current):
                 stamp = current
                 base = _build_once(spec, outdir, base)
                 builds += 1
+            else:
+                stamp = {**current, **stamp}
     except KeyboardInterrupt:
         print("[watch] stopped")
     return 0

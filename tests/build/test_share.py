@@ -171,7 +171,37 @@ def test_zip_names_cannot_escape(tmp_path, name):
     assert not (tmp_path / "evil").exists() and not (tmp_path / "evil.txt").exists()
 
 
+def armour_cost(xml: bytes) -> str:
+    rule = re.search(rb'<productionRule name="buyArmour">\s*<cost resource="PUs" quantity="(\d+)"/>', xml)
+    return rule.group(1).decode()
+
+
 # --- watch --------------------------------------------------------------------------------------------------
+
+def test_watch_rebuilds_for_a_save_that_lands_during_a_build(tmp_path, monkeypatch, capsys):
+    import generator.cli.watch as watch_module
+
+    spec = tmp_path / "game.yaml"
+    spec.write_text(EXAMPLE.read_text())
+    real_build = watch_module._build_once
+    calls = []
+
+    def build_then_save(*args):
+        base = real_build(*args)
+        if not calls:  # the modder saves while the first build is still writing
+            spec.write_text(replaced(EXAMPLE.read_text(), "buyArmour: {cost: {PUs: 6}", "buyArmour: {cost: {PUs: 7}"))
+        calls.append(args)
+        return base
+
+    monkeypatch.setattr(watch_module, "_build_once", build_then_save)
+    thread = threading.Thread(daemon=True, target=watch_module.watch,
+                              args=(str(spec), str(tmp_path / "out"), 0.02, 2))
+    thread.start()
+    thread.join(timeout=30)
+    assert not thread.is_alive(), "the save made during the first build never started a second build"
+    xml = tmp_path / "out" / "frontier_1939" / "map" / "games" / "game.xml"
+    assert armour_cost(xml.read_bytes()) == "7"
+
 
 def test_watch_rebuilds_after_a_change(tmp_path, capsys):
     spec = tmp_path / "game.yaml"
@@ -179,7 +209,9 @@ def test_watch_rebuilds_after_a_change(tmp_path, capsys):
     out = tmp_path / "out"
     xml = out / "frontier_1939" / "map" / "games" / "game.xml"
     result = {}
-    thread = threading.Thread(target=lambda: result.update(status=main(
+    # A daemon thread: if the watcher never reaches its build count, the test fails instead of
+    # keeping the test process alive after the run.
+    thread = threading.Thread(daemon=True, target=lambda: result.update(status=main(
         ["watch", str(spec), "-o", str(out), "--interval", "0.05", "--max-builds", "3"])))
     thread.start()
     try:
@@ -187,16 +219,18 @@ def test_watch_rebuilds_after_a_change(tmp_path, capsys):
         while not xml.exists() and time.time() < deadline:
             time.sleep(0.05)
         first = xml.read_bytes()
+        assert armour_cost(first) == "6"
+        # Saved straight after the first build, possibly before the watcher looked at the files again.
         spec.write_text(replaced(EXAMPLE.read_text(), "buyArmour: {cost: {PUs: 6}", "buyArmour: {cost: {PUs: 7}"))
         deadline = time.time() + 20
-        while xml.read_bytes() == first and time.time() < deadline:
+        while armour_cost(xml.read_bytes()) != "7" and time.time() < deadline:
             time.sleep(0.05)
-        assert b'<cost resource="PUs" quantity="7"/>' in xml.read_bytes()
+        assert armour_cost(xml.read_bytes()) == "7"
         rebuilt = xml.read_bytes()
         spec.write_text("players: [broken\n")  # a broken edit: reported, previous output kept
-        thread.join(timeout=30)
     finally:
         thread.join(timeout=30)
+    assert not thread.is_alive(), "the watcher did not see all three edits"
     assert result == {"status": 0}
     assert xml.read_bytes() == rebuilt
     out_text, err_text = capsys.readouterr()
