@@ -270,3 +270,13 @@ def test_every_scenario_uses_names_the_built_game_has_and_every_enforced_rule_bu
     enforced = {rule["id"] for rule in report(capsys)["rules"] if rule["status"] == "enforced"}
     with_scenario = {rule for scenario in loaded.scenarios if scenario.control for rule in scenario.rules}
     assert enforced - with_scenario == {"S003-R09", "S003-R13", "S003-R41", "S003-R47"}
+
+
+@requires_engine
+def test_the_victory_scenario_wins_in_the_engine_given_the_map_folder(tmp_path, capsys):
+    """1.9 does nothing for a victory trigger whose text it cannot find: `test` must hand the engine
+    the map folder the build writes (notifications.properties) for the Allies to win."""
+    status = main(["test", str(SPEC), "--scenario", "allies-win-holding-honshu", "-o", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert "have just won the game, with this victory: <body>The Allies hold Honshu: the Allies win.</body>" in out
