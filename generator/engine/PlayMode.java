@@ -60,9 +60,8 @@ final class PlayMode {
     Integer untilRound;
     String untilStep;
     boolean history; // the report lists every history event
-    // Players that do nothing but attempt these political and user actions (and accept every proposal)
-    final Map<String, List<String>> scriptedActions = new LinkedHashMap<>();
-    final Map<String, List<String>> scriptedUserActions = new LinkedHashMap<>();
+    // Players that do nothing but what their script says (and accept every proposal)
+    final Map<String, Script> scripts = new LinkedHashMap<>();
 
     boolean inClient() {
       return screenshot != null;
@@ -82,9 +81,7 @@ final class PlayMode {
   private volatile boolean reported;
   private PlayerMessages messages;
   private final Map<String, Object> client = new LinkedHashMap<>();
-  // scripted actions the game did not offer when the scripted player looked for them
-  private final List<String> notOffered = Collections.synchronizedList(new ArrayList<>());
-  private final Set<String> scriptedStepsVisited = Collections.synchronizedSet(new HashSet<>());
+  private final Script.Notes scriptNotes = new Script.Notes(); // what scripted players could not do
 
   PlayMode(final Options options, final EngineLog log, final PrintStream reportOut) {
     this.options = options;
@@ -174,10 +171,10 @@ final class PlayMode {
         log.record("fatal", unwrap(e));
         return "exception";
       }
-      if (!scripted.isEmpty() && !scriptedStepsVisited.contains(round + ":" + step.getName())) {
+      if (!scripted.isEmpty() && !scriptNotes.stepsVisited.contains(round + ":" + step.getName())) {
         // the engine skipped the step without asking the player: it offered none of the actions
         for (final String action : scripted) {
-          notOffered.add(ScriptedPlayer.notOfferedNote(player(step), action, round, step.getName()));
+          scriptNotes.notOffered(player(step), action, round, step.getName());
         }
       }
       stepsRun++;
@@ -201,12 +198,12 @@ final class PlayMode {
 
   /** The actions a scripted player attempts in this step (a politics or user-actions step of its own). */
   private List<String> scriptedActionsOf(final GameStep step) {
-    final String player = player(step);
-    if (step.getDelegate() instanceof PoliticsDelegate) {
-      return options.scriptedActions.getOrDefault(player, List.of());
+    final Script script = options.scripts.get(player(step));
+    if (script != null && step.getDelegate() instanceof PoliticsDelegate) {
+      return script.politicalActions;
     }
-    if (step.getDelegate() instanceof UserActionDelegate) {
-      return options.scriptedUserActions.getOrDefault(player, List.of());
+    if (script != null && step.getDelegate() instanceof UserActionDelegate) {
+      return script.userActions;
     }
     return List.of();
   }
@@ -217,15 +214,13 @@ final class PlayMode {
 
   /** The created players, with a ScriptedPlayer instead of each player the scenario scripts. */
   private Set<IGamePlayer> withScriptedPlayers(final Set<IGamePlayer> created) {
-    if (options.scriptedActions.isEmpty() && options.scriptedUserActions.isEmpty()) {
+    if (options.scripts.isEmpty()) {
       return created;
     }
     final Set<IGamePlayer> players = new HashSet<>();
     for (final IGamePlayer player : created) {
-      final String name = player.getName();
-      final boolean scripted = options.scriptedActions.containsKey(name) || options.scriptedUserActions.containsKey(name);
-      players.add(!scripted ? player : new ScriptedPlayer(name, options.scriptedActions.getOrDefault(name, List.of()),
-          options.scriptedUserActions.getOrDefault(name, List.of()), notOffered, scriptedStepsVisited));
+      final Script script = options.scripts.get(player.getName());
+      players.add(script == null ? player : new ScriptedPlayer(player.getName(), script, scriptNotes));
     }
     return players;
   }
@@ -413,9 +408,7 @@ final class PlayMode {
     report.put("console_warnings", log.consoleWarnings());
     report.put("missing_images", log.missingImages());
     report.put("messages", messages == null ? new ArrayList<>() : messages.entries());
-    synchronized (notOffered) {
-      report.put("not_offered", new ArrayList<>(notOffered));
-    }
+    report.put("script_notes", scriptNotes.snapshot());
     if (options.inClient()) {
       report.put("client", new LinkedHashMap<>(client));
     }

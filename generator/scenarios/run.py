@@ -36,7 +36,7 @@ class Run:
     seconds: float
     stopped_by: str
     error: str = ""  # the game could not be built or played
-    not_offered: list[str] = field(default_factory=list)  # scripted actions the game did not offer then
+    script_notes: list[str] = field(default_factory=list)  # what a scripted player could not do
 
     @property
     def passed(self) -> bool:
@@ -44,7 +44,7 @@ class Run:
 
     def as_json(self) -> dict:
         return {"passed": self.passed, "seconds": round(self.seconds, 1), "stopped_by": self.stopped_by,
-                "error": self.error, "not_offered": self.not_offered,
+                "error": self.error, "script_notes": self.script_notes,
                 "expectations": [o.as_json() for o in self.outcomes]}
 
 
@@ -134,6 +134,11 @@ def play_options(scenario: Scenario, names: GameNames) -> list[str]:
                 options += ["--political-action", f"{player}={action}"]
             elif action in names.user_actions:
                 options += ["--user-action", f"{player}={action}"]
+    for player, units in play.purchases.items():
+        options += [o for unit, count in units.items() for o in ("--purchase", f"{player}={unit}:{count}")]
+    for player, territories in play.placements.items():
+        options += [o for territory, units in territories.items() for unit, count in units.items()
+                    for o in ("--place", f"{player}={territory}:{unit}:{count}")]
     if given.round is not None:
         options += ["--start-round", str(given.round)]
     if given.step is not None:
@@ -164,7 +169,7 @@ def play_variant(scenario: Scenario, variant: Variant, name: str, folder: Path, 
     elif scenario.play.until_step and report.get("stopped_by") != "until step":
         error = f"the game never reached step {scenario.play.until_step} (stopped by: {report.get('stopped_by')})"
     return Run(outcomes, time.monotonic() - started, report.get("stopped_by", "?"), error,
-               list(report.get("not_offered") or []))
+               list(report.get("script_notes") or []))
 
 
 def test_spec(spec_path: Path, only: str | None = None, controls: bool = True, progress=None) -> list[ScenarioResult]:

@@ -299,6 +299,37 @@ def test_an_action_the_game_does_not_offer_is_noted_not_fatal(tmp_path, capsys):
     assert "=> backed" in out
 
 
+SCRIPTED_BUILD_SPEC = """\
+rules:
+  - {id: OBJ, text: Italy earns 5 while it holds Rome., use: national_objective,
+     with: {player: Italians, amount: 5, owns: [Rome Region]}}
+scenarios:
+  - id: italy-builds-in-rome
+    rule: []
+    control: false
+    given: {round: 1, step: italiansPurchase, units: [{territory: Rome Region, owner: Italians, remove: {infantry: all}}]}
+    play:
+      until: {step: italiansEndTurn}
+      purchases: {Italians: {infantry: 2, armour: 1}}
+      placements: {Italians: {Rome Region: {infantry: 2}, Moscow Region: {armour: 1}}}
+    expect:
+      - units: {territory: Rome Region, owner: Italians, units: {infantry: 2}}
+      - no_units: {territory: Moscow Region, owner: Italians, units: {armour: 1}}
+"""
+
+
+@requires_engine
+def test_a_scripted_player_buys_and_places_what_it_is_told(tmp_path, capsys):
+    """Rules about purchases and placements need choices the AIs never make: the script buys 2
+    infantry and an armour, places the infantry at home, and the engine refuses the armour in
+    Moscow (an enemy's territory), which the run notes."""
+    spec = write_spec(tmp_path, SCRIPTED_BUILD_SPEC)
+    assert main(["test", str(spec), "-o", str(tmp_path / "out")]) == 0
+    out = capsys.readouterr().out
+    assert "note: Italians could not place 1 armour in Moscow Region in round 1, step italiansPlace: " in out
+    assert "ok   units (line 19): Rome Region: infantry 2 (expected 2)" in out
+
+
 USER_ACTION_SCENARIO = """\
 rules:
   - {id: AID, text: Once a turn Italy may pay 3 PUs to send the USSR 5., use: user_action,
