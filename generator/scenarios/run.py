@@ -6,7 +6,9 @@ from __future__ import annotations
 import hashlib
 import json
 import tempfile
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,6 +26,8 @@ from generator.scenarios.spec import Scenario, read_scenarios
 from generator.scenarios.variant import GameNames, Variant, apply_given, check_names
 
 RESULTS_VERSION = 1
+# Builds share process-wide state (the template sandbox's budget, the paused collector): one at a time.
+_BUILDING = threading.Lock()
 # Time for one scenario game: loading a Global 1940 game and a few AI steps take well under this.
 SCENARIO_TIMEOUT = 300.0
 
@@ -172,8 +176,11 @@ def play_variant(scenario: Scenario, variant: Variant, name: str, folder: Path, 
                list(report.get("script_notes") or []))
 
 
-def test_spec(spec_path: Path, only: str | None = None, controls: bool = True, progress=None) -> list[ScenarioResult]:
-    """Plays every scenario (or only the one with id `only`) and, with controls, its control."""
+def test_spec(spec_path: Path, only: str | None = None, controls: bool = True, progress=None,
+              jobs: int = 1) -> list[ScenarioResult]:
+    """Plays every scenario (or only the one with id `only`) and, with controls, its control; `jobs`
+    games at a time (each is its own JVM; the Python builds of controls take turns). The results
+    come in the spec's order whatever finished first."""
     loaded = load_scenarios(spec_path)
     scenarios = loaded.scenarios
     if only is not None:
@@ -190,21 +197,27 @@ def test_spec(spec_path: Path, only: str | None = None, controls: bool = True, p
         check_names(scenario, names, collector)
     variants = {s.id: apply_given(built, s.given, collector) for s in scenarios}
     collector.raise_if_errors()
-    results = []
     game_name = Path(spec_path).stem + ".xml"
     with tempfile.TemporaryDirectory(prefix="triplea-gen-scenarios-") as folder:
         map_dir = write_map_folder(compiled, Path(folder) / "map-folder")
-        for scenario in scenarios:
+
+        def play(index: int, scenario: Scenario) -> ScenarioResult:
+            own = Path(folder) / f"scenario-{index:03d}"  # each game its own file: several play at once
+            own.mkdir()
             if progress:
                 progress(f"scenario {scenario.id}")
-            run = play_variant(scenario, variants[scenario.id], game_name, Path(folder), map_dir)
+            run = play_variant(scenario, variants[scenario.id], game_name, own, map_dir)
             control = None
             if controls and scenario.control:
                 if progress:
                     progress(f"scenario {scenario.id}: control without {', '.join(scenario.rules)}")
-                control = _control(spec_path, scenario, game_name, Path(folder), map_dir)
-            results.append(ScenarioResult(scenario, run, control))
-    return results
+                control = _control(spec_path, scenario, game_name, own, map_dir)
+            return ScenarioResult(scenario, run, control)
+
+        if jobs <= 1 or len(scenarios) <= 1:
+            return [play(index, scenario) for index, scenario in enumerate(scenarios)]
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            return list(pool.map(play, range(len(scenarios)), scenarios))
 
 
 def _compiled(spec_path: Path):
@@ -229,9 +242,10 @@ def write_map_folder(compiled, folder: Path) -> Path:
 
 def _control(spec_path: Path, scenario: Scenario, game_name: str, folder: Path, map_dir: Path | None = None) -> Run:
     try:
-        xml = build_xml(spec_path, scenario.rules + scenario.control_also_without)
-        discard = Collector()  # names of the dropped rules are missing here, and that is the point
-        variant = apply_given(xml, scenario.given, discard)
+        with _BUILDING:
+            xml = build_xml(spec_path, scenario.rules + scenario.control_also_without)
+            discard = Collector()  # names of the dropped rules are missing here, and that is the point
+            variant = apply_given(xml, scenario.given, discard)
     except DiagnosticError as err:
         return Run([], 0.0, "error", "the spec without " + ", ".join(scenario.rules) + " does not build: "
                    + "; ".join(d.format() for d in err.diagnostics[:3]))

@@ -249,6 +249,18 @@ def test_a_scenario_passes_and_its_control_fails(tmp_path, capsys):
 
 
 @requires_engine
+def test_games_played_side_by_side_report_in_the_spec_order(tmp_path, capsys):
+    second = GOOD_SCENARIO.replace("scenarios:\n", "")
+    second = replaced(second, "id: italian-war-pays", "id: italian-war-pays-again")
+    spec = write_spec(tmp_path, GOOD_SCENARIO + second)
+    status = main(["test", str(spec), "-o", str(tmp_path / "out"), "--format", "json", "--jobs", "2"])
+    document = json.loads(capsys.readouterr().out)
+    assert status == 0
+    assert [(r["id"], r["backed"]) for r in document["scenarios"]] == [
+        ("italian-war-pays", True), ("italian-war-pays-again", True)]
+
+
+@requires_engine
 def test_a_failed_expectation_points_at_its_line(tmp_path, capsys):
     spec = write_spec(tmp_path, GOOD_SCENARIO.replace("{change: 9}", "{change: 10}"))
     assert main(["test", str(spec), "-o", str(tmp_path / "out"), "--no-control"]) == 1
