@@ -1,0 +1,29 @@
+"""Every scenario of the example specs, played in the real engine with its control: each passes,
+and each control fails (the rule it backs is what makes it pass). A macro change that stops a rule
+from working, or makes it work without the rule, fails here."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import GLOBAL_MAP_DIR, REPO, SHARED_MISSING, requires_engine
+
+from generator.cli.main import main
+
+SPECS = sorted(p for p in (REPO / "rules_yaml").glob("*.yaml") if "\nscenarios:" in p.read_text(encoding="utf-8"))
+
+
+@requires_engine
+@pytest.mark.parametrize("spec", SPECS, ids=[p.stem for p in SPECS])
+def test_every_scenario_passes_and_every_control_fails(spec, tmp_path, monkeypatch, capsys):
+    if "base: {map: world_war_ii_global" in spec.read_text(encoding="utf-8"):
+        if not GLOBAL_MAP_DIR.is_dir():
+            pytest.skip(SHARED_MISSING)
+        monkeypatch.setenv("TRIPLEA_MAPS", str(GLOBAL_MAP_DIR.parent))
+    status = main(["test", str(spec), "-o", str(tmp_path), "--format", "json"])
+    document = json.loads(capsys.readouterr().out)
+    wrong = [f"{r['id']}: " + ("passes, but its control passes too or could not be played" if r["passed"] else
+                               "; ".join(e["evidence"] for e in r["run"]["expectations"] if not e["passed"])
+                               or r["run"]["error"])
+             for r in document["scenarios"] if not r["passed"] or (r["control"] is not None and not r["backed"])]
+    assert not wrong and status == 0, "\n".join(wrong)
