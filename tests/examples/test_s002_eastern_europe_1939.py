@@ -233,22 +233,23 @@ def test_the_documents_events_happen_against_the_ai(opening):
     assert when_fired(opening, "triggerAttachment_S002_R38_Russia_Conquers") == [(1, "russiaBattle")]
     # S002-R10: Russia declares war on the Baltic States, paying its 10 BRPs, once
     assert when_fired(opening, "triggerAttachment_S002_R10_Automatic") == [(1, "russiaPolitics")]
-    # S002-R51/R52/R53: from its second turn Russia demands the Finnish border hexes; the border
-    # war follows in Russia's next diplomacy step, with Finland's army
+    # S002-R51/R52/R53: from its second turn Russia demands the Finnish border hexes; Finland refuses at
+    # once: the border war and Finland's army follow in the next step (they used to wait a round, for
+    # Russia's next diplomacy step, as the triggers tested the demand's switch before it was set)
     assert when_fired(opening, "triggerAttachment_S002_R51_Demand") == [(2, "russiaUserActions")]
-    assert when_fired(opening, "triggerAttachment_S002_R52") == [(3, "russiaUserActions")]
-    assert when_fired(opening, "triggerAttachment_S002_R53_Helsinki") == [(3, "russiaUserActions")]
+    assert when_fired(opening, "triggerAttachment_S002_R52") == [(2, "germanyAnswerUserActions")]
+    assert when_fired(opening, "triggerAttachment_S002_R53_Helsinki") == [(2, "germanyAnswerUserActions")]
     assert len(opening.fired) >= 20
 
 
 @requires_engine
 def test_border_wars_deploy_close_and_end(border_wars):
     report = border_wars
-    # S002-R52/R53: the Finnish demand starts a border war in Russia's diplomacy step, and Finland's
-    # army appears at once: one infantry in each border hex, two and the air factor in Helsinki
-    assert when_fired(report, "triggerAttachment_S002_R52") == [(1, "russiaUserActions")]
+    # S002-R52/R53: the Finnish demand starts a border war right after Russia's diplomacy step, and
+    # Finland's army appears at once: one infantry in each border hex, two and the air factor in Helsinki
+    assert when_fired(report, "triggerAttachment_S002_R52") == [(1, "germanyAnswerUserActions")]
     for hex_ in ("A46", "B45", "C44", "Helsinki"):
-        assert when_fired(report, f"triggerAttachment_S002_R53_{hex_}") == [(1, "russiaUserActions")]
+        assert when_fired(report, f"triggerAttachment_S002_R53_{hex_}") == [(1, "germanyAnswerUserActions")]
     assert player(report, "Finland")["units"].get("air") == 1
     # S002-R55 and R40: Finland proper and Rumania proper close to Soviet units for the border wars
     assert when_fired(report, "triggerAttachment_S002_R55_Close") == [(1, "russiaCombatMove")]
