@@ -21,6 +21,7 @@ from engine_play import load_and_play, play_to_victory, player, when_fired
 from conftest import REPO, SHARED, SHARED_MISSING, build_game, requires_engine
 from generator.cli.main import main
 from generator.build.pipeline import load_game
+from generator.scenarios.run import load_scenarios
 from reference import seed_rule_counts, seed_rule_statuses
 
 SPEC = REPO / "rules_yaml" / "s002_eastern_europe_1939.yaml"
@@ -75,6 +76,22 @@ def test_enforced_and_partial_rules_generate_xml_and_partial_ones_say_what_is_ho
             assert rule["generated"], f"{rule['id']} generates nothing"
         if rule["status"] == "partial":
             assert rule["note"], f"{rule['id']} does not say what players keep by honour"
+
+
+def test_every_enforced_rule_has_a_scenario_with_a_control_but_two_that_change_nothing_visible(report):
+    # `triplea-gen test` plays them (issue 18); R01's production 0 is also each hex's own value, and
+    # R06's Turkey and Persia have no owner, so "Neutrals Are Impassable" keeps Russia out anyway
+    scenarios = load_scenarios(SPEC).scenarios
+    with_control = {rule for scenario in scenarios if scenario.control for rule in scenario.rules}
+    enforced = {rule["id"] for rule in report["rules"] if rule["status"] == "enforced"}
+    assert enforced - with_control == {"S002-R01", "S002-R06"}
+    # the findings of issue 18 each have their own scenario, and no scenario is left without expectations
+    ids = {scenario.id for scenario in scenarios}
+    assert {"russian-war-on-german-rumania-is-a-paid-war-with-germany", "rumanian-rebuilds-stop-after-eight",
+            "swedes-and-finns-reinforce-helsinki", "no-swedes-for-a-german-finland",
+            "finns-kept-out-of-russia-in-the-border-war", "rgt-one-level-a-turn", "no-pact-no-pact-line",
+            "finland-refuses-at-once", "germany-declares-war-on-the-baltic-states"} <= ids
+    assert all(scenario.expect for scenario in scenarios)
 
 
 @pytest.fixture(scope="module")
