@@ -78,6 +78,7 @@ def _run_lines(run, indent: str) -> list[str]:
     lines = []
     if run.error:
         lines.append(f"{indent}error: {run.error}")
+    lines += [f"{indent}note: {line}" for line in run.not_offered]
     for outcome in run.outcomes:
         mark = "ok  " if outcome.passed else "FAIL"
         lines.append(f"{indent}{mark} {outcome.expectation.kind} (line {outcome.expectation.position.line}): "

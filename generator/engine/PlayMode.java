@@ -21,6 +21,7 @@ import java.util.Set;
 import games.strategy.engine.ClientFileSystemHelper;
 import games.strategy.engine.data.GameData;
 import games.strategy.engine.data.GameSequence;
+import games.strategy.engine.data.GameStep;
 import games.strategy.engine.data.PlayerID;
 import games.strategy.engine.framework.GameRunner;
 import games.strategy.engine.framework.IGameLoader;
@@ -31,6 +32,8 @@ import games.strategy.net.HeadlessServerMessenger;
 import games.strategy.net.Messengers;
 import games.strategy.triplea.Constants;
 import games.strategy.triplea.TripleA;
+import games.strategy.triplea.delegate.PoliticsDelegate;
+import games.strategy.triplea.delegate.UserActionDelegate;
 import games.strategy.triplea.settings.ClientSetting;
 
 /**
@@ -79,6 +82,9 @@ final class PlayMode {
   private volatile boolean reported;
   private PlayerMessages messages;
   private final Map<String, Object> client = new LinkedHashMap<>();
+  // scripted actions the game did not offer when the scripted player looked for them
+  private final List<String> notOffered = Collections.synchronizedList(new ArrayList<>());
+  private final Set<String> scriptedStepsVisited = Collections.synchronizedSet(new HashSet<>());
 
   PlayMode(final Options options, final EngineLog log, final PrintStream reportOut) {
     this.options = options;
@@ -159,12 +165,20 @@ final class PlayMode {
         return "game over";
       }
       final int round = sequence.getRound();
-      log.setContext(round, sequence.getStep().getName());
+      final GameStep step = sequence.getStep();
+      log.setContext(round, step.getName());
+      final List<String> scripted = scriptedActionsOf(step);
       try {
         Reflection.invokePrivate(game, "runStep", false);
       } catch (final InvocationTargetException e) {
         log.record("fatal", unwrap(e));
         return "exception";
+      }
+      if (!scripted.isEmpty() && !scriptedStepsVisited.contains(round + ":" + step.getName())) {
+        // the engine skipped the step without asking the player: it offered none of the actions
+        for (final String action : scripted) {
+          notOffered.add(ScriptedPlayer.notOfferedNote(player(step), action, round, step.getName()));
+        }
       }
       stepsRun++;
       if (sequence.getRound() != round) {
@@ -185,6 +199,22 @@ final class PlayMode {
     return stoppedBy;
   }
 
+  /** The actions a scripted player attempts in this step (a politics or user-actions step of its own). */
+  private List<String> scriptedActionsOf(final GameStep step) {
+    final String player = player(step);
+    if (step.getDelegate() instanceof PoliticsDelegate) {
+      return options.scriptedActions.getOrDefault(player, List.of());
+    }
+    if (step.getDelegate() instanceof UserActionDelegate) {
+      return options.scriptedUserActions.getOrDefault(player, List.of());
+    }
+    return List.of();
+  }
+
+  private static String player(final GameStep step) {
+    return step.getPlayerId() == null ? "" : step.getPlayerId().getName();
+  }
+
   /** The created players, with a ScriptedPlayer instead of each player the scenario scripts. */
   private Set<IGamePlayer> withScriptedPlayers(final Set<IGamePlayer> created) {
     if (options.scriptedActions.isEmpty() && options.scriptedUserActions.isEmpty()) {
@@ -194,8 +224,8 @@ final class PlayMode {
     for (final IGamePlayer player : created) {
       final String name = player.getName();
       final boolean scripted = options.scriptedActions.containsKey(name) || options.scriptedUserActions.containsKey(name);
-      players.add(!scripted ? player : new ScriptedPlayer(name,
-          options.scriptedActions.getOrDefault(name, List.of()), options.scriptedUserActions.getOrDefault(name, List.of())));
+      players.add(!scripted ? player : new ScriptedPlayer(name, options.scriptedActions.getOrDefault(name, List.of()),
+          options.scriptedUserActions.getOrDefault(name, List.of()), notOffered, scriptedStepsVisited));
     }
     return players;
   }
@@ -383,6 +413,9 @@ final class PlayMode {
     report.put("console_warnings", log.consoleWarnings());
     report.put("missing_images", log.missingImages());
     report.put("messages", messages == null ? new ArrayList<>() : messages.entries());
+    synchronized (notOffered) {
+      report.put("not_offered", new ArrayList<>(notOffered));
+    }
     if (options.inClient()) {
       report.put("client", new LinkedHashMap<>(client));
     }

@@ -1,6 +1,5 @@
 package tripleagen.harness;
 
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
@@ -30,44 +29,71 @@ import games.strategy.triplea.delegate.remote.IUserActionDelegate;
 final class ScriptedPlayer extends DoesNothingAI {
   private final List<String> politicalActions;
   private final List<String> userActions;
+  private final List<String> notOffered;
+  private final Set<String> stepsVisited;
 
-  ScriptedPlayer(final String name, final List<String> politicalActions, final List<String> userActions) {
+  /** notOffered: where each scripted action the game did not offer then is written (the report's
+   *  "not_offered"); a rule that forbids an action is shown by the action not being offered.
+   *  stepsVisited: "round:step" of each step this player acted in (the engine skips a politics or
+   *  user-actions step that offers nothing, and PlayMode notes those from this set). */
+  ScriptedPlayer(final String name, final List<String> politicalActions, final List<String> userActions,
+      final List<String> notOffered, final Set<String> stepsVisited) {
     super(name, TripleA.DOESNOTHINGAI_COMPUTER_PLAYER_TYPE);
     this.politicalActions = politicalActions;
     this.userActions = userActions;
+    this.notOffered = notOffered;
+    this.stepsVisited = stepsVisited;
+  }
+
+  static String notOfferedNote(final String player, final String action, final int round, final String step) {
+    return player + " was not offered " + action + " in round " + round + ", step " + step;
+  }
+
+  private void recordNotOffered(final String action) {
+    final GameData data = getGameData();
+    notOffered.add(notOfferedNote(getName(), action, data.getSequence().getRound(),
+        data.getSequence().getStep().getName()));
+  }
+
+  private void visited() {
+    final GameData data = getGameData();
+    stepsVisited.add(data.getSequence().getRound() + ":" + data.getSequence().getStep().getName());
   }
 
   @Override
   public void politicalActions() {
+    visited();
     final IPoliticsDelegate politics = (IPoliticsDelegate) getPlayerBridge().getRemoteDelegate();
     for (final String name : politicalActions) {
-      final List<String> valid = new ArrayList<>();
       PoliticalActionAttachment chosen = null;
       for (final PoliticalActionAttachment action : politics.getValidActions()) {
-        valid.add(action.getName());
         if (action.getName().equals(name)) {
           chosen = action;
         }
       }
       if (chosen == null) {
-        // a scripted choice the game does not offer now is the scenario's mistake: say so
-        throw new IllegalStateException("scripted political action " + name + " is not valid for "
-            + getName() + " now; valid: " + valid);
+        recordNotOffered(name);
+      } else {
+        politics.attemptAction(chosen);
       }
-      politics.attemptAction(chosen);
     }
   }
 
-  /** Attempts the scripted user actions the game offers now; those it does not offer are left out,
-   *  because user actions are offered in every user-actions step and the condition of one may only
-   *  hold in a later turn. */
+  /** Attempts the scripted user actions the game offers now (in each of the player's user-actions
+   *  steps: the condition of one may only hold in a later one). */
   private void userActions(final IUserActionDelegate delegate) {
+    visited();
     for (final String name : userActions) {
+      UserActionAttachment chosen = null;
       for (final UserActionAttachment action : delegate.getValidActions()) {
         if (action.getName().equals(name)) {
-          delegate.attemptAction(action);
-          break;
+          chosen = action;
         }
+      }
+      if (chosen == null) {
+        recordNotOffered(name);
+      } else {
+        delegate.attemptAction(chosen);
       }
     }
   }

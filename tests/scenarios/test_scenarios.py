@@ -176,6 +176,27 @@ scenarios:
     assert relationships == [("Italians", "Russians", "War")]
 
 
+def test_a_control_builds_without_the_assets_of_what_its_rule_makes(tmp_path):
+    """The spec's assets may name a player the backed rule creates; the control leaves the rule
+    out and needs only the game XML, so the assets' names are not checked there."""
+    spec = write_spec(tmp_path, """\
+rules:
+  - {id: POLES, text: Poland is a power., use: new_power,
+     with: {player: Poles, template: Italians, capital: Warsaw, take_units: false, pus: 5}}
+assets:
+  players:
+    Poles: {color: "#C0C0C0"}
+scenarios:
+  - id: poland-exists
+    rule: POLES
+    play: {until: {step: germansCombatMove}}
+    expect:
+      - resources: {Poles: {PUs: 5}}
+""")
+    assert b'<player name="Poles"' in build_xml(spec)
+    assert b'<player name="Poles"' not in build_xml(spec, ["POLES"])
+
+
 def test_scenarios_do_not_change_what_is_built(tmp_path):
     plain = write_spec(tmp_path, "", "plain.yaml")
     tested = write_spec(tmp_path, GOOD_SCENARIO, "tested.yaml")
@@ -247,6 +268,35 @@ def test_a_control_that_passes_too_is_not_backed(tmp_path, capsys):
     captured = capsys.readouterr()
     assert "control without PAY: PASSES TOO" in captured.out and "=> not backed" in captured.out
     assert "warning[TG206]" in captured.err
+
+
+LATE_DECLARATION_SPEC = """\
+rules:
+  - {id: DECLARE, text: The USSR may declare war on Italy from round 1., use: political_action,
+     with: {player: Russians, targets: [Italians], to: War}}
+  - {id: NOT_YET, text: Not before round 3., use: condition, with: {player: Russians, rounds: 3-+},
+     change: {attachments: [{name: politicalActionAttachment_DECLARE, attachTo: Russians,
+                             options: {conditions: conditionAttachment_NOT_YET}}]}}
+scenarios:
+  - id: too-early
+    rule: NOT_YET
+    given: {round: 1, step: russiansPolitics}
+    play: {until: {step: russiansCombatMove}, actions: {Russians: [politicalActionAttachment_DECLARE]}}
+    expect:
+      - relationships: [[Italians, Russians, Neutrality]]
+"""
+
+
+@requires_engine
+def test_an_action_the_game_does_not_offer_is_noted_not_fatal(tmp_path, capsys):
+    """A rule that forbids an action is shown by the scripted player not being offered it: the
+    scenario passes, the note says so, and the control (the action allowed) declares war."""
+    spec = write_spec(tmp_path, LATE_DECLARATION_SPEC)
+    assert main(["test", str(spec), "-o", str(tmp_path / "out")]) == 0
+    out = capsys.readouterr().out
+    assert "    note: Russians was not offered politicalActionAttachment_DECLARE in round 1, step russiansPolitics" in out
+    assert "FAIL relationships (line 18): Italians-Russians: War (expected Neutrality)" in out
+    assert "=> backed" in out
 
 
 USER_ACTION_SCENARIO = """\
