@@ -21,6 +21,7 @@ from engine_play import load_and_play, play_to_victory, player, when_fired
 from conftest import REPO, SHARED, SHARED_MISSING, build_game, requires_engine
 from generator.cli.main import main
 from generator.build.pipeline import load_game
+from generator.scenarios.run import load_scenarios
 from reference import seed_rule_counts, seed_rule_statuses
 
 SPEC = REPO / "rules_yaml" / "s002_eastern_europe_1939.yaml"
@@ -75,6 +76,22 @@ def test_enforced_and_partial_rules_generate_xml_and_partial_ones_say_what_is_ho
             assert rule["generated"], f"{rule['id']} generates nothing"
         if rule["status"] == "partial":
             assert rule["note"], f"{rule['id']} does not say what players keep by honour"
+
+
+def test_every_enforced_rule_has_a_scenario_with_a_control_but_two_that_change_nothing_visible(report):
+    # `triplea-gen test` plays them (issue 18); R01's production 0 is also each hex's own value, and
+    # R06's Turkey and Persia have no owner, so "Neutrals Are Impassable" keeps Russia out anyway
+    scenarios = load_scenarios(SPEC).scenarios
+    with_control = {rule for scenario in scenarios if scenario.control for rule in scenario.rules}
+    enforced = {rule["id"] for rule in report["rules"] if rule["status"] == "enforced"}
+    assert enforced - with_control == {"S002-R01", "S002-R06"}
+    # the findings of issue 18 each have their own scenario, and no scenario is left without expectations
+    ids = {scenario.id for scenario in scenarios}
+    assert {"russian-war-on-german-rumania-is-a-paid-war-with-germany", "rumanian-rebuilds-stop-after-eight",
+            "swedes-and-finns-reinforce-helsinki", "no-swedes-for-a-german-finland",
+            "finns-kept-out-of-russia-in-the-border-war", "rgt-one-level-a-turn", "no-pact-no-pact-line",
+            "finland-refuses-at-once", "germany-declares-war-on-the-baltic-states"} <= ids
+    assert all(scenario.expect for scenario in scenarios)
 
 
 @pytest.fixture(scope="module")
@@ -233,22 +250,23 @@ def test_the_documents_events_happen_against_the_ai(opening):
     assert when_fired(opening, "triggerAttachment_S002_R38_Russia_Conquers") == [(1, "russiaBattle")]
     # S002-R10: Russia declares war on the Baltic States, paying its 10 BRPs, once
     assert when_fired(opening, "triggerAttachment_S002_R10_Automatic") == [(1, "russiaPolitics")]
-    # S002-R51/R52/R53: from its second turn Russia demands the Finnish border hexes; the border
-    # war follows in Russia's next diplomacy step, with Finland's army
+    # S002-R51/R52/R53: from its second turn Russia demands the Finnish border hexes; Finland refuses at
+    # once: the border war and Finland's army follow in the next step (they used to wait a round, for
+    # Russia's next diplomacy step, as the triggers tested the demand's switch before it was set)
     assert when_fired(opening, "triggerAttachment_S002_R51_Demand") == [(2, "russiaUserActions")]
-    assert when_fired(opening, "triggerAttachment_S002_R52") == [(3, "russiaUserActions")]
-    assert when_fired(opening, "triggerAttachment_S002_R53_Helsinki") == [(3, "russiaUserActions")]
+    assert when_fired(opening, "triggerAttachment_S002_R52") == [(2, "germanyAnswerUserActions")]
+    assert when_fired(opening, "triggerAttachment_S002_R53_Helsinki") == [(2, "germanyAnswerUserActions")]
     assert len(opening.fired) >= 20
 
 
 @requires_engine
 def test_border_wars_deploy_close_and_end(border_wars):
     report = border_wars
-    # S002-R52/R53: the Finnish demand starts a border war in Russia's diplomacy step, and Finland's
-    # army appears at once: one infantry in each border hex, two and the air factor in Helsinki
-    assert when_fired(report, "triggerAttachment_S002_R52") == [(1, "russiaUserActions")]
+    # S002-R52/R53: the Finnish demand starts a border war right after Russia's diplomacy step, and
+    # Finland's army appears at once: one infantry in each border hex, two and the air factor in Helsinki
+    assert when_fired(report, "triggerAttachment_S002_R52") == [(1, "germanyAnswerUserActions")]
     for hex_ in ("A46", "B45", "C44", "Helsinki"):
-        assert when_fired(report, f"triggerAttachment_S002_R53_{hex_}") == [(1, "russiaUserActions")]
+        assert when_fired(report, f"triggerAttachment_S002_R53_{hex_}") == [(1, "germanyAnswerUserActions")]
     assert player(report, "Finland")["units"].get("air") == 1
     # S002-R55 and R40: Finland proper and Rumania proper close to Soviet units for the border wars
     assert when_fired(report, "triggerAttachment_S002_R55_Close") == [(1, "russiaCombatMove")]
