@@ -392,10 +392,10 @@ def test_finland_stays_out_of_russia_during_the_border_war(border_wars):
 
 def test_finnish_units_are_kept_out_of_russia_until_a_full_war(built):
     tree = etree.parse(str(built / "map" / "games" / f"{MAP_NAME}.xml"))
-    rules = tree.find("//attachment[@name='rulesAttachment'][@attachTo='Finland']")
+    rules = tree.find(".//attachment[@name='rulesAttachment'][@attachTo='Finland']")
     forbidden = rules.find("option[@name='movementRestrictionTerritories']").get("value").split(":")
     assert {"Leningrad", "Karelia", "Moscow", "Kiev"} <= set(forbidden) and "Helsinki" not in forbidden
-    lift = tree.find("//attachment[@name='triggerAttachment_S002_R55_Finns_Free']")
+    lift = tree.find(".//attachment[@name='triggerAttachment_S002_R55_Finns_Free']")
     assert lift.find("option[@name='conditions']").get("value") == "conditionAttachment_S002_R55_Full_War"
 
 
@@ -404,7 +404,7 @@ def test_rebuilds_stop_at_the_armys_size(built):
     tree = etree.parse(str(built / "map" / "games" / f"{MAP_NAME}.xml"))
 
     def uses(trigger: str) -> str:
-        return tree.find(f"//attachment[@name='{trigger}']/option[@name='uses']").get("value")
+        return tree.find(f".//attachment[@name='{trigger}']/option[@name='uses']").get("value")
 
     assert uses("triggerAttachment_S002_R45") == "8"
     assert uses("triggerAttachment_S002_R57_Finnish_Rebuild") == "5"
