@@ -59,3 +59,28 @@ def test_the_easy_ai_spends_its_money_despite_the_marine_tokens(maps_env, tmp_pa
     out = capsys.readouterr().out
     assert "PASS easy-ai-still-buys-with-tokens" in out
     assert "Germans PUs: 30" not in out
+
+
+@requires_engine
+def test_japan_is_refused_the_war_on_the_ussr_the_gate_shuts(maps_env, tmp_path, capsys):  # noqa: F811
+    """S004-R01: with no capital and not all of China in Axis hands the scripted declaration is not
+    offered and Japan stays neutral to the USSR; G40 without the gate lets Japan declare."""
+    assert main(["test", str(CORRUPTING), "--scenario", "japan-may-not-declare-war-on-the-ussr",
+                 "-o", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "Japanese was not offered politicalActionAttachment_Japanese_To_War_With_Russians" in out
+    assert "ok   relationships" in out and "Japanese-Russians: Neutrality" in out
+    assert "Japanese-Russians: War (expected Neutrality)" in out
+    assert "=> backed" in out
+
+
+@requires_engine
+def test_a_second_marine_is_refused_for_want_of_a_token(maps_env, tmp_path, capsys):  # noqa: F811
+    """S004-R05: a scripted purchase of two marines with one token is refused whole; without the token
+    rule the same purchase costs 8 IPC and places both."""
+    assert main(["test", str(CORRUPTING), "--scenario", "a-second-marine-is-refused", "-o", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "Germans could not buy {marine=2}" in out
+    assert "Germans PUs: 30, a change of +0" in out and "Germany: marine 0 (expected 0)" in out
+    assert "Germans PUs: 22, a change of -8" in out and "Germany: marine 2 (expected 0)" in out
+    assert "=> backed" in out
