@@ -24,6 +24,7 @@ import java.util.List;
  *               [--user-action PLAYER=ACTION]...        (the same, in its user-actions steps)
  *               [--purchase PLAYER=UNIT:N]...           (that player buys these instead)
  *               [--place PLAYER=TERRITORY:UNIT:N]...    (and places these instead)
+ *               [--move PLAYER=combat|noncombat:FROM>...>TO:UNIT*N,...]... (and moves these)
  * </pre>
  *
  * <p>The only thing written to stdout is one JSON document; everything the engine prints goes
@@ -135,6 +136,7 @@ public final class Harness {
         case "--user-action":
         case "--purchase":
         case "--place":
+        case "--move":
           Script.add(options.scripts, arg, value);
           break;
         case "--history":

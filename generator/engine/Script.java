@@ -18,6 +18,23 @@ final class Script {
   final List<String> userActions = new ArrayList<>();
   final Map<String, Integer> purchases = new LinkedHashMap<>(); // unit type -> how many
   final Map<String, Map<String, Integer>> placements = new LinkedHashMap<>(); // territory -> unit type -> how many
+  final List<Move> moves = new ArrayList<>();
+
+  /** Units moved along a path (from, through, to) in the combat or non-combat move. */
+  static final class Move {
+    final boolean nonCombat;
+    final List<String> path;
+    final Map<String, Integer> units = new LinkedHashMap<>();
+
+    Move(final boolean nonCombat, final List<String> path) {
+      this.nonCombat = nonCombat;
+      this.path = path;
+    }
+
+    String describe() {
+      return units + " from " + path.get(0) + " to " + path.get(path.size() - 1);
+    }
+  }
 
   /** The notes of one run, and the "round:step" of each step a scripted player was asked to act in. */
   static final class Notes {
@@ -35,7 +52,7 @@ final class Script {
     }
   }
 
-  /** Reads one --political-action, --user-action, --purchase or --place value: PLAYER=WHAT. */
+  /** Reads one --political-action, --user-action, --purchase, --place or --move value: PLAYER=WHAT. */
   static void add(final Map<String, Script> scripts, final String option, final String value) {
     final int equals = value.indexOf('=');
     if (equals <= 0) {
@@ -60,6 +77,16 @@ final class Script {
         script.placements.computeIfAbsent(parts[0], territory -> new LinkedHashMap<>())
             .merge(parts[1], Integer.parseInt(parts[2]), Integer::sum);
         break;
+      case "--move": { // combat|noncombat:FROM>...>TO:UNIT*N,UNIT*N
+        requireParts(option, value, parts, 3);
+        final Move move = new Move(parts[0].equals("noncombat"), List.of(parts[1].split(">")));
+        for (final String units : parts[2].split(",")) {
+          final int star = units.lastIndexOf('*');
+          move.units.put(units.substring(0, star), Integer.parseInt(units.substring(star + 1)));
+        }
+        script.moves.add(move);
+        break;
+      }
       default:
         throw new IllegalArgumentException("unknown option " + option);
     }
@@ -67,8 +94,7 @@ final class Script {
 
   private static void requireParts(final String option, final String value, final String[] parts, final int count) {
     if (parts.length != count) {
-      throw new IllegalArgumentException(option + " takes " + (count == 2 ? "PLAYER=UNIT:N" : "PLAYER=TERRITORY:UNIT:N")
-          + ", not " + value);
+      throw new IllegalArgumentException(option + " takes PLAYER= and " + count + " parts split by ':', not " + value);
     }
   }
 }

@@ -10,6 +10,7 @@ import games.strategy.engine.data.GameStep;
 import games.strategy.engine.data.NamedAttachable;
 import games.strategy.engine.data.PlayerID;
 import games.strategy.engine.data.ProductionRule;
+import games.strategy.engine.data.Route;
 import games.strategy.engine.data.Territory;
 import games.strategy.engine.data.Unit;
 import games.strategy.engine.data.UnitType;
@@ -21,6 +22,7 @@ import games.strategy.triplea.attachments.PoliticalActionAttachment;
 import games.strategy.triplea.attachments.UserActionAttachment;
 import games.strategy.triplea.delegate.UserActionDelegate;
 import games.strategy.triplea.delegate.remote.IAbstractPlaceDelegate;
+import games.strategy.triplea.delegate.remote.IMoveDelegate;
 import games.strategy.triplea.delegate.remote.IPoliticsDelegate;
 import games.strategy.triplea.delegate.remote.IPurchaseDelegate;
 import games.strategy.triplea.delegate.remote.IUserActionDelegate;
@@ -29,8 +31,8 @@ import games.strategy.util.IntegerMap;
 /**
  * A player of a scenario run that does nothing except what the scenario scripts: in its politics
  * steps it attempts the named political actions, in its user-actions steps the named user actions
- * (each where the game offers it then), it buys and places the scripted units (or, without a
- * script for those, as 1.9's do-nothing AI does), and it accepts every action another player asks
+ * (each where the game offers it then), it buys, places and moves the scripted units (or, without
+ * a script for those, buys and places as 1.9's do-nothing AI does, and moves nothing), and it accepts every action another player asks
  * it to agree to. The engine's AIs never make some choices (a declaration of war, a diplomatic
  * step, a special action, a purchase a rule limits) that a rule hangs on. What it cannot do is
  * noted in the run's report (Script.Notes).
@@ -144,6 +146,40 @@ final class ScriptedPlayer extends DoesNothingAI {
         if (refused != null) {
           notes.lines.add(getName() + " could not place " + what + where() + ": " + refused);
         }
+      }
+    }
+  }
+
+  /** The scripted moves of this phase (without any, it moves nothing, as 1.9's do-nothing AI). */
+  @Override
+  protected void move(final boolean nonCombat, final IMoveDelegate delegate, final GameData data, final PlayerID player) {
+    for (final Script.Move move : script.moves) {
+      if (move.nonCombat != nonCombat) {
+        continue;
+      }
+      final List<Territory> path = new ArrayList<>();
+      for (final String name : move.path) {
+        path.add(data.getMap().getTerritory(name));
+      }
+      final List<Unit> units = new ArrayList<>();
+      boolean enough = true;
+      for (final Map.Entry<String, Integer> wanted : move.units.entrySet()) {
+        int found = 0;
+        for (final Unit unit : path.get(0).getUnits().getUnits()) {
+          if (found < wanted.getValue() && unit.getOwner().equals(player) && unit.getType().getName().equals(wanted.getKey())) {
+            units.add(unit);
+            found++;
+          }
+        }
+        enough &= found == wanted.getValue();
+      }
+      if (!enough) {
+        notes.lines.add(getName() + " has not " + move.describe() + " to move" + where());
+        continue;
+      }
+      final String refused = delegate.move(units, new Route(path));
+      if (refused != null) {
+        notes.lines.add(getName() + " could not move " + move.describe() + where() + ": " + refused);
       }
     }
   }

@@ -140,6 +140,10 @@ def play_options(scenario: Scenario, names: GameNames) -> list[str]:
                 options += ["--user-action", f"{player}={action}"]
     for player, units in play.purchases.items():
         options += [o for unit, count in units.items() for o in ("--purchase", f"{player}={unit}:{count}")]
+    for player, moves in play.moves.items():
+        for move in moves:
+            units = ",".join(f"{unit}*{count}" for unit, count in move.units.items())
+            options += ["--move", f"{player}={move.phase}:{'>'.join(move.path)}:{units}"]
     for player, territories in play.placements.items():
         options += [o for territory, units in territories.items() for unit, count in units.items()
                     for o in ("--place", f"{player}={territory}:{unit}:{count}")]

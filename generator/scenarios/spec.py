@@ -21,7 +21,9 @@ from generator.core.diagnostics import Collector, Position, closest
 
 SCENARIO_KEYS = ("id", "rule", "text", "given", "play", "expect", "control", "control_also_without")
 GIVEN_KEYS = ("round", "step", "owners", "units", "resources", "relationships", "switches", "properties")
-PLAY_KEYS = ("rounds", "until", "ai", "players", "actions", "purchases", "placements", "seed")
+PLAY_KEYS = ("rounds", "until", "ai", "players", "actions", "purchases", "placements", "moves", "seed")
+MOVE_KEYS = ("from", "to", "through", "units", "phase")
+MOVE_PHASES = ("combat", "noncombat")
 UNTIL_KEYS = ("round", "step")
 UNIT_CHANGE_KEYS = ("territory", "owner", "add", "remove")
 EXPECT_KINDS = ("fired", "not_fired", "resources", "owners", "units", "no_units", "relationships", "message",
@@ -56,6 +58,15 @@ class Given:
 
 
 @dataclass
+class Move:
+    """Units a scripted player moves in its combat (or non-combat) move: from, through, to."""
+    path: list[str]
+    units: dict[str, int]
+    phase: str
+    position: Position
+
+
+@dataclass
 class Play:
     rounds: int = 1
     until_round: int | None = None
@@ -67,6 +78,7 @@ class Play:
     actions: dict[str, list[str]] = field(default_factory=dict)
     purchases: dict[str, dict[str, int]] = field(default_factory=dict)
     placements: dict[str, dict[str, dict[str, int]]] = field(default_factory=dict)
+    moves: dict[str, list[Move]] = field(default_factory=dict)
     seed: int = 1
     positions: dict[str, Position] = field(default_factory=dict)
 
@@ -351,9 +363,43 @@ def _read_play(r: _Reader, value, pos: Position) -> Play:
                                          _key_pos(by_territory, territory, ppos))
             for territory, units in by_territory.items()}
         play.positions[f"placements:{player}"] = ppos
+    moves = r.mapping(body.get("moves", {}), "play moves", at("moves"), None) or {}
+    for player, entries in moves.items():
+        mpos = _key_pos(moves, player, at("moves"))
+        if not isinstance(entries, list):
+            r.error("TG201", f"moves of {player} must be a list of moves", mpos,
+                    "e.g. moves: {Germans: [{from: Poland, to: Belarus, units: {infantry: 2}}]}")
+            continue
+        play.moves[str(player)] = [m for index, entry in enumerate(entries)
+                                   if (m := _read_move(r, entry, _item_pos(entries, index, mpos))) is not None]
+        play.positions[f"moves:{player}"] = mpos
     if "seed" in body:
         play.seed = r.integer(body["seed"], "play seed", at("seed")) or 0
     return play
+
+
+def _read_move(r: _Reader, value, pos: Position) -> Move | None:
+    body = r.mapping(value, "a move", pos, MOVE_KEYS)
+    if body is None:
+        return None
+    at = lambda key: _key_pos(body, key, pos)
+    start = r.name(body.get("from"), "from of a move", at("from"))
+    end = r.name(body.get("to"), "to of a move", at("to"))
+    through = body.get("through", [])
+    if not isinstance(through, list):
+        r.error("TG201", "through of a move must be a list of territories", at("through"), "e.g. through: [Belarus]")
+        through = []
+    path = [start] + [r.name(t, "a territory of through", at("through")) for t in through] + [end]
+    units = _unit_counts(r, body.get("units"), "units of a move", at("units"))
+    phase = body.get("phase", "combat")
+    if phase not in MOVE_PHASES:
+        r.error("TG201", f"phase of a move must be combat or noncombat, not {phase!r}", at("phase"), "")
+        return None
+    if None in path or not units:
+        if not units:
+            r.error("TG201", "a move needs units: {UNIT: N}", pos, "e.g. {from: Poland, to: Belarus, units: {infantry: 2}}")
+        return None
+    return Move(path, units, phase, pos)
 
 
 def _unit_counts(r: _Reader, value, what: str, pos: Position) -> dict[str, int]:

@@ -134,6 +134,13 @@ def check_names(scenario: Scenario, names: GameNames, collector: Collector) -> N
         check.known("player", player, names.players, pos)
         for unit in units:
             check.known("unit type", unit, names.units, pos)
+    for player, moves in play.moves.items():
+        check.known("player", player, names.players, play.positions[f"moves:{player}"])
+        for move in moves:
+            for territory in move.path:
+                check.known("territory", territory, names.territories, move.position)
+            for unit in move.units:
+                check.known("unit type", unit, names.units, move.position)
     for player, territories in play.placements.items():
         pos = play.positions[f"placements:{player}"]
         check.known("player", player, names.players, pos)

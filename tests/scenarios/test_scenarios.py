@@ -342,6 +342,33 @@ def test_a_scripted_player_buys_and_places_what_it_is_told(tmp_path, capsys):
     assert "ok   units (line 19): Rome Region: infantry 2 (expected 2)" in out
 
 
+KEEP_OUT_SPEC = """\
+rules:
+  - {id: KEEP_OUT, text: German units may not enter Silesia., use: movement_restriction,
+     with: {players: [Germans], territories: [Silesia]}}
+scenarios:
+  - id: germans-kept-out-of-silesia
+    rule: KEEP_OUT
+    given: {round: 1, step: germansNonCombatMove}
+    play:
+      until: {step: germansEndTurn}
+      moves: {Germans: [{from: Berlin Region, to: Silesia, units: {infantry: 2}, phase: noncombat}]}
+    expect:
+      - units: {territory: Silesia, owner: Germans, units: {infantry: 3}}
+"""
+
+
+@requires_engine
+def test_a_scripted_move_the_rules_forbid_is_refused_and_noted(tmp_path, capsys):
+    spec = write_spec(tmp_path, KEEP_OUT_SPEC)
+    assert main(["test", str(spec), "-o", str(tmp_path / "out")]) == 0
+    out = capsys.readouterr().out
+    assert "note: Germans could not move {infantry=2} from Berlin Region to Silesia in round 1, " \
+           "step germansNonCombatMove: " in out
+    assert "FAIL units (line 17): Silesia: infantry 5 (expected 3)" in out  # the control moved them
+    assert "=> backed" in out
+
+
 USER_ACTION_SCENARIO = """\
 rules:
   - {id: AID, text: Once a turn Italy may pay 3 PUs to send the USSR 5., use: user_action,
