@@ -175,7 +175,7 @@ _ALL = (
     Code("TG203", ERROR, INPUT, "`scenarios:`: a scenario backs (or its control leaves out) a rule id the spec does "
                                 "not have"),
     Code("TG204", ERROR, INPUT, "`scenarios:`: a name the built game does not have (territory, player, unit, "
-                                "resource, step, trigger, condition, property, political action), or more units "
+                                "resource, step, trigger, condition, property, political or user action), or more units "
                                 "removed than the game places there"),
     Code("TG205", ERROR, INPUT, "`test`: an expectation did not hold in the engine's game (at the expectation's "
                                 "line, with what was found)"),

@@ -21,6 +21,7 @@ import java.util.List;
  *               [--until-round N] [--until-step STEP]   (scenario runs: stop before that step)
  *               [--history true]          (the report lists every history event)
  *               [--political-action PLAYER=ACTION]...   (that player does nothing but attempt it)
+ *               [--user-action PLAYER=ACTION]...        (the same, in its user-actions steps)
  * </pre>
  *
  * <p>The only thing written to stdout is one JSON document; everything the engine prints goes
@@ -128,15 +129,12 @@ public final class Harness {
         case "--until-step":
           options.untilStep = value;
           break;
-        case "--political-action": {
-          final int equals = value.indexOf('=');
-          if (equals <= 0) {
-            throw new IllegalArgumentException("--political-action takes PLAYER=ACTION, not " + value);
-          }
-          options.scriptedActions.computeIfAbsent(value.substring(0, equals), player -> new ArrayList<>())
-              .add(value.substring(equals + 1));
+        case "--political-action":
+          addScripted(options.scriptedActions, arg, value);
           break;
-        }
+        case "--user-action":
+          addScripted(options.scriptedUserActions, arg, value);
+          break;
         case "--history":
           options.history = Boolean.parseBoolean(value);
           break;
@@ -148,5 +146,15 @@ public final class Harness {
       throw new IllegalArgumentException("play needs a game file");
     }
     return options;
+  }
+
+  /** PLAYER=ACTION: that player is scripted and attempts ACTION. */
+  private static void addScripted(final java.util.Map<String, List<String>> scripted, final String option,
+      final String value) {
+    final int equals = value.indexOf('=');
+    if (equals <= 0) {
+      throw new IllegalArgumentException(option + " takes PLAYER=ACTION, not " + value);
+    }
+    scripted.computeIfAbsent(value.substring(0, equals), player -> new ArrayList<>()).add(value.substring(equals + 1));
   }
 }

@@ -57,8 +57,9 @@ final class PlayMode {
     Integer untilRound;
     String untilStep;
     boolean history; // the report lists every history event
-    // Players that do nothing but attempt these political actions (and accept every proposal)
+    // Players that do nothing but attempt these political and user actions (and accept every proposal)
     final Map<String, List<String>> scriptedActions = new LinkedHashMap<>();
+    final Map<String, List<String>> scriptedUserActions = new LinkedHashMap<>();
 
     boolean inClient() {
       return screenshot != null;
@@ -186,13 +187,15 @@ final class PlayMode {
 
   /** The created players, with a ScriptedPlayer instead of each player the scenario scripts. */
   private Set<IGamePlayer> withScriptedPlayers(final Set<IGamePlayer> created) {
-    if (options.scriptedActions.isEmpty()) {
+    if (options.scriptedActions.isEmpty() && options.scriptedUserActions.isEmpty()) {
       return created;
     }
     final Set<IGamePlayer> players = new HashSet<>();
     for (final IGamePlayer player : created) {
-      final List<String> actions = options.scriptedActions.get(player.getName());
-      players.add(actions == null ? player : new ScriptedPlayer(player.getName(), actions));
+      final String name = player.getName();
+      final boolean scripted = options.scriptedActions.containsKey(name) || options.scriptedUserActions.containsKey(name);
+      players.add(!scripted ? player : new ScriptedPlayer(name,
+          options.scriptedActions.getOrDefault(name, List.of()), options.scriptedUserActions.getOrDefault(name, List.of())));
     }
     return players;
   }

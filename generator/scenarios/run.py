@@ -125,8 +125,11 @@ def play_options(scenario: Scenario, names: GameNames) -> list[str]:
     for player in names.players:  # every player named: the harness's own default is the easy AI
         options += ["--player-ai", f"{player}={play.players.get(player, play.ai)}"]
     for player, actions in play.actions.items():
-        options += [option for action in actions if action in names.political_actions
-                    for option in ("--political-action", f"{player}={action}")]
+        for action in actions:
+            if action in names.political_actions:
+                options += ["--political-action", f"{player}={action}"]
+            elif action in names.user_actions:
+                options += ["--user-action", f"{player}={action}"]
     if given.round is not None:
         options += ["--start-round", str(given.round)]
     if given.step is not None:

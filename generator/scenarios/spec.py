@@ -332,7 +332,7 @@ def _read_play(r: _Reader, value, pos: Position) -> Play:
     actions = r.mapping(body.get("actions", {}), "play actions", at("actions"), None) or {}
     for player, names in actions.items():
         apos = _key_pos(actions, player, at("actions"))
-        play.actions[str(player)] = r.names(names, f"political action of {player}", apos)
+        play.actions[str(player)] = r.names(names, f"political or user action of {player}", apos)
         play.positions[f"actions:{player}"] = apos
     if "seed" in body:
         play.seed = r.integer(body["seed"], "play seed", at("seed")) or 0

@@ -29,6 +29,7 @@ class GameNames:
     conditions: list[str]
     properties: list[str]
     political_actions: list[str]
+    user_actions: list[str]
 
     @classmethod
     def of(cls, root: etree._Element) -> GameNames:
@@ -43,8 +44,12 @@ class GameNames:
                    triggers=sorted({a.get("name") for a in attachments if _is_trigger(a)}),
                    conditions=sorted({a.get("name") for a in attachments if _has_switch(a)}),
                    properties=names("propertyList/property"),
-                   political_actions=sorted({a.get("name") for a in attachments
-                                             if (a.get("javaClass") or "").endswith("PoliticalActionAttachment")}))
+                   political_actions=_attachments_of_class(attachments, "PoliticalActionAttachment"),
+                   user_actions=_attachments_of_class(attachments, "UserActionAttachment"))
+
+
+def _attachments_of_class(attachments, java_class: str) -> list[str]:
+    return sorted({a.get("name") for a in attachments if (a.get("javaClass") or "").endswith(java_class)})
 
 
 def _is_trigger(attachment) -> bool:
@@ -123,7 +128,7 @@ def check_names(scenario: Scenario, names: GameNames, collector: Collector) -> N
         pos = play.positions[f"actions:{player}"]
         check.known("player", player, names.players, pos)
         for action in actions:
-            check.known("political action", action, names.political_actions, pos)
+            check.known("political or user action", action, names.political_actions + names.user_actions, pos)
     for expectation in scenario.expect:
         value, pos = expectation.value, expectation.position
         if expectation.kind in ("fired", "not_fired"):

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, SHARED, SHARED_MISSING, build_game, requires_engine
+from conftest import GLOBAL_MAP_DIR, REPO, SHARED, SHARED_MISSING, build_game, requires_engine
 from generator.cli.main import main
 from generator.read.yamlio import load_yaml_file
 
@@ -62,3 +62,36 @@ def test_default_example_trigger_fires_in_round_one(tmp_path):
     assert ("triggerAttachment_Russians_Mobilisation", 1, "russiansPurchase") in fired
     assert [f for f in fired if f[0] == "triggerAttachment_Russians_Mobilisation"] == [
         ("triggerAttachment_Russians_Mobilisation", 1, "russiansPurchase")]  # uses: 1
+
+
+# --- README's table of the rule documents ---------------------------------------------------------------------
+
+def _readme_rule_counts() -> dict[str, tuple[int, int, int, int]]:
+    """`| \\`s00N_....yaml\\` | what | total (enforced / partial / notes) |` rows of README's table."""
+    import re
+
+    rows = re.findall(r"^\| `(s\d{3}_\w+)\.yaml` \| .* \| (\d+) \((\d+) / (\d+) / (\d+)\) \|$",
+                      (REPO / "README.md").read_text(encoding="utf-8"), re.M)
+    return {name: tuple(int(n) for n in numbers) for name, *numbers in rows}
+
+
+def test_readme_lists_every_rule_document():
+    documents = sorted(p.stem for p in (REPO / "rules_yaml").glob("s0*.yaml"))
+    assert sorted(_readme_rule_counts()) == documents
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in (REPO / "rules_yaml").glob("s0*.yaml")))
+def test_readme_rule_counts_match_the_spec(name, monkeypatch):
+    """A relabelled rule changes these counts; the README must say what `report` says."""
+    from generator.build.pipeline import load_spec
+    from generator.write.notes import status_counts
+
+    spec = REPO / "rules_yaml" / f"{name}.yaml"
+    if "base: {map: world_war_ii_global" in spec.read_text(encoding="utf-8"):
+        if not GLOBAL_MAP_DIR.is_dir():
+            pytest.skip(SHARED_MISSING)
+        monkeypatch.setenv("TRIPLEA_MAPS", str(GLOBAL_MAP_DIR.parent))
+    loaded = load_spec(spec)
+    counts = status_counts(loaded.rules)
+    found = (len(loaded.rules), counts["enforced"], counts["partial"], counts["notes"])
+    assert _readme_rule_counts()[name] == found

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import GLOBAL_MAP_DIR, REPO, SHARED, SHARED_MISSING, requires_engine
 from lxml import etree
+from textedit import replaced
 
 from generator.cli.main import main
 from generator.core.diagnostics import Collector, DiagnosticError
@@ -248,6 +249,35 @@ def test_a_control_that_passes_too_is_not_backed(tmp_path, capsys):
     assert "warning[TG206]" in captured.err
 
 
+USER_ACTION_SCENARIO = """\
+rules:
+  - {id: AID, text: Once a turn Italy may pay 3 PUs to send the USSR 5., use: user_action,
+     with: {player: Italians, cost: 3, after: italiansPolitics, effects: {Aid: {resource: 5, players: [Russians]}}}}
+scenarios:
+  - id: italy-sends-aid
+    rule: AID
+    given: {round: 1, step: italiansPolitics}  # after the purchase: a scripted player buys as the easy AI does
+    play: {until: {step: italiansCombatMove}, actions: {Italians: [userActionAttachment_AID]}}
+    expect:
+      - resources: {Russians: {PUs: {change: 5}}, Italians: {PUs: {change: -3}}}
+"""
+
+
+@requires_engine
+def test_a_scripted_player_takes_its_user_action(tmp_path, capsys):
+    """1.9's AIs never take user actions; a scenario's scripted player does, in its user-actions step."""
+    head = MOD_HEAD[:MOD_HEAD.index("rules:")] + "add:\n  delegates:\n    userActions: {class: UserActionDelegate, display: Actions}\n"
+    spec = tmp_path / "aid.yaml"
+    spec.write_text(head + USER_ACTION_SCENARIO, encoding="utf-8")
+    assert main(["test", str(spec), "-o", str(tmp_path / "out")]) == 0
+    assert "Russians PUs: " in capsys.readouterr().out
+    # the same game with nobody scripted: the action is offered but never taken
+    unscripted = replaced(spec.read_text(encoding="utf-8"), ", actions: {Italians: [userActionAttachment_AID]}", "")
+    spec.write_text(unscripted, encoding="utf-8")
+    assert main(["test", str(spec), "-o", str(tmp_path / "out"), "--no-control"]) == 1
+    assert "(expected +5)" in capsys.readouterr().err
+
+
 @requires_engine
 @pytest.mark.skipif(not GLOBAL_MAP_DIR.is_dir(), reason=SHARED_MISSING)
 def test_s000_violator_pays_before_it_buys(monkeypatch, tmp_path, capsys):
@@ -277,13 +307,13 @@ scenarios:
 
 
 def test_a_scripted_action_must_exist(tmp_path):
-    spec = write_spec(tmp_path, DECLARE_SPEC.replace("actions: {Russians: [politicalActionAttachment_DECLARE]}",
+    spec = write_spec(tmp_path, replaced(DECLARE_SPEC, "actions: {Russians: [politicalActionAttachment_DECLARE]}",
                                                      "actions: {Russians: [politicalActionAttachment_DECLAR]}"))
     collector = Collector()
     (scenario,) = load_scenarios(spec).scenarios
     check_names(scenario, GameNames.of(etree.fromstring(build_xml(spec))), collector)
     assert [(d.code, d.message, d.hint) for d in collector.diagnostics] == [
-        ("TG204", "the built game has no political action 'politicalActionAttachment_DECLAR'",
+        ("TG204", "the built game has no political or user action 'politicalActionAttachment_DECLAR'",
          "did you mean 'politicalActionAttachment_DECLARE'?")]
 
 
