@@ -169,7 +169,6 @@ UNBACKED = {
                 "italian-transport-needs-italian-africa shows it acting, without a control",
     "S001-R84": "a map connection: it shows only in moves",
     "S001-R86": "restates the base game: Vichy is no ally of Italy, so it never counted for North Africa",
-    "S001-R95": "a relationship type's war archetype: it shows only in a battle against Vichy",
     "S001-R98": "Vichy itself: the spec without it is the mod without Vichy, which every Vichy rule names",
 }
 
