@@ -84,11 +84,13 @@ class LoadedSpec:
 MAX_BASE_DEPTH = 16  # mods of mods of mods...; a real chain is two or three long
 
 
-def load_spec(spec_path: str | os.PathLike, _mods_within: tuple[Path, ...] = (), edit_rules=None) -> LoadedSpec:
+def load_spec(spec_path: str | os.PathLike, _mods_within: tuple[Path, ...] = (), edit_rules=None,
+              check_assets: bool = True) -> LoadedSpec:
     """Read and check a spec (a full game or a mod of a base game), expand its rules;
     raises with every problem found. `_mods_within`: the mods whose base this spec is.
     `edit_rules`: called with the spec's rules: list, returns the list to expand instead (a
-    scenario's control build leaves out the rule it backs)."""
+    scenario's control build leaves out the rule it backs). `check_assets`: False when only the game
+    XML is wanted (a control: the assets may name a player a left-out rule makes)."""
     path = Path(spec_path)
     data = load_yaml_file(path)
     collector = Collector()
@@ -118,7 +120,7 @@ def load_spec(spec_path: str | os.PathLike, _mods_within: tuple[Path, ...] = (),
         rules = edit_rules(data["rules"]) if edit_rules else data["rules"]
         records = expand_rules(rules, game, source, spec_dir, collector, macro_dirs)
     assets = read_assets(data, source, collector)
-    if not collector.has_errors:
+    if not collector.has_errors and check_assets:
         check_asset_names(assets, game, source, collector)
         collector.diagnostics += unused_text_warnings(game, assets, source)
         if game.geometry is not None:  # a generated map: each player's land should hang together

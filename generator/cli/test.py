@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -19,9 +20,19 @@ def register(subparsers) -> None:
     parser.add_argument("spec", help="the YAML spec")
     parser.add_argument("--scenario", metavar="ID", help="play only this scenario")
     parser.add_argument("--no-control", action="store_true", help="skip the controls (faster; nothing is backed)")
+    parser.add_argument("--jobs", type=_jobs, default=min(4, os.cpu_count() or 1), metavar="N",
+                        help="games played at a time, each in its own JVM (default: the cores, at most 4)")
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output format")
     parser.add_argument("-o", "--outdir", default="output", help="where the results file goes (default: output)")
     parser.set_defaults(run=run_test)
+
+
+def _jobs(value: str) -> int:
+    import argparse
+
+    if not value.isdigit() or not 1 <= int(value) <= 16:
+        raise argparse.ArgumentTypeError(f"jobs must be a whole number from 1 to 16, not {value!r}")
+    return int(value)
 
 
 def run_test(args) -> int:
@@ -30,7 +41,8 @@ def run_test(args) -> int:
 
     started = time.monotonic()
     progress = None if args.format == "json" else (lambda text: print(f"... {text}", file=sys.stderr, flush=True))
-    results = test_spec(Path(args.spec), only=args.scenario, controls=not args.no_control, progress=progress)
+    results = test_spec(Path(args.spec), only=args.scenario, controls=not args.no_control, progress=progress,
+                        jobs=args.jobs)
     seconds = time.monotonic() - started
     written = write_results(Path(args.spec), Path(args.outdir), results, seconds, complete=args.scenario is None)
     problems: list[Diagnostic] = []
@@ -78,6 +90,7 @@ def _run_lines(run, indent: str) -> list[str]:
     lines = []
     if run.error:
         lines.append(f"{indent}error: {run.error}")
+    lines += [f"{indent}note: {line}" for line in run.script_notes]
     for outcome in run.outcomes:
         mark = "ok  " if outcome.passed else "FAIL"
         lines.append(f"{indent}{mark} {outcome.expectation.kind} (line {outcome.expectation.position.line}): "

@@ -22,6 +22,8 @@ import java.util.List;
  *               [--history true]          (the report lists every history event)
  *               [--political-action PLAYER=ACTION]...   (that player does nothing but attempt it)
  *               [--user-action PLAYER=ACTION]...        (the same, in its user-actions steps)
+ *               [--purchase PLAYER=UNIT:N]...           (that player buys these instead)
+ *               [--place PLAYER=TERRITORY:UNIT:N]...    (and places these instead)
  * </pre>
  *
  * <p>The only thing written to stdout is one JSON document; everything the engine prints goes
@@ -130,10 +132,10 @@ public final class Harness {
           options.untilStep = value;
           break;
         case "--political-action":
-          addScripted(options.scriptedActions, arg, value);
-          break;
         case "--user-action":
-          addScripted(options.scriptedUserActions, arg, value);
+        case "--purchase":
+        case "--place":
+          Script.add(options.scripts, arg, value);
           break;
         case "--history":
           options.history = Boolean.parseBoolean(value);
@@ -146,15 +148,5 @@ public final class Harness {
       throw new IllegalArgumentException("play needs a game file");
     }
     return options;
-  }
-
-  /** PLAYER=ACTION: that player is scripted and attempts ACTION. */
-  private static void addScripted(final java.util.Map<String, List<String>> scripted, final String option,
-      final String value) {
-    final int equals = value.indexOf('=');
-    if (equals <= 0) {
-      throw new IllegalArgumentException(option + " takes PLAYER=ACTION, not " + value);
-    }
-    scripted.computeIfAbsent(value.substring(0, equals), player -> new ArrayList<>()).add(value.substring(equals + 1));
   }
 }

@@ -21,6 +21,7 @@ import java.util.Set;
 import games.strategy.engine.ClientFileSystemHelper;
 import games.strategy.engine.data.GameData;
 import games.strategy.engine.data.GameSequence;
+import games.strategy.engine.data.GameStep;
 import games.strategy.engine.data.PlayerID;
 import games.strategy.engine.framework.GameRunner;
 import games.strategy.engine.framework.IGameLoader;
@@ -31,6 +32,8 @@ import games.strategy.net.HeadlessServerMessenger;
 import games.strategy.net.Messengers;
 import games.strategy.triplea.Constants;
 import games.strategy.triplea.TripleA;
+import games.strategy.triplea.delegate.PoliticsDelegate;
+import games.strategy.triplea.delegate.UserActionDelegate;
 import games.strategy.triplea.settings.ClientSetting;
 
 /**
@@ -57,9 +60,8 @@ final class PlayMode {
     Integer untilRound;
     String untilStep;
     boolean history; // the report lists every history event
-    // Players that do nothing but attempt these political and user actions (and accept every proposal)
-    final Map<String, List<String>> scriptedActions = new LinkedHashMap<>();
-    final Map<String, List<String>> scriptedUserActions = new LinkedHashMap<>();
+    // Players that do nothing but what their script says (and accept every proposal)
+    final Map<String, Script> scripts = new LinkedHashMap<>();
 
     boolean inClient() {
       return screenshot != null;
@@ -79,6 +81,7 @@ final class PlayMode {
   private volatile boolean reported;
   private PlayerMessages messages;
   private final Map<String, Object> client = new LinkedHashMap<>();
+  private final Script.Notes scriptNotes = new Script.Notes(); // what scripted players could not do
 
   PlayMode(final Options options, final EngineLog log, final PrintStream reportOut) {
     this.options = options;
@@ -159,12 +162,20 @@ final class PlayMode {
         return "game over";
       }
       final int round = sequence.getRound();
-      log.setContext(round, sequence.getStep().getName());
+      final GameStep step = sequence.getStep();
+      log.setContext(round, step.getName());
+      final List<String> scripted = scriptedActionsOf(step);
       try {
         Reflection.invokePrivate(game, "runStep", false);
       } catch (final InvocationTargetException e) {
         log.record("fatal", unwrap(e));
         return "exception";
+      }
+      if (!scripted.isEmpty() && !scriptNotes.stepsVisited.contains(round + ":" + step.getName())) {
+        // the engine skipped the step without asking the player: it offered none of the actions
+        for (final String action : scripted) {
+          scriptNotes.notOffered(player(step), action, round, step.getName());
+        }
       }
       stepsRun++;
       if (sequence.getRound() != round) {
@@ -185,17 +196,31 @@ final class PlayMode {
     return stoppedBy;
   }
 
+  /** The actions a scripted player attempts in this step (a politics or user-actions step of its own). */
+  private List<String> scriptedActionsOf(final GameStep step) {
+    final Script script = options.scripts.get(player(step));
+    if (script != null && step.getDelegate() instanceof PoliticsDelegate) {
+      return script.politicalActions;
+    }
+    if (script != null && step.getDelegate() instanceof UserActionDelegate) {
+      return script.userActions;
+    }
+    return List.of();
+  }
+
+  private static String player(final GameStep step) {
+    return step.getPlayerId() == null ? "" : step.getPlayerId().getName();
+  }
+
   /** The created players, with a ScriptedPlayer instead of each player the scenario scripts. */
   private Set<IGamePlayer> withScriptedPlayers(final Set<IGamePlayer> created) {
-    if (options.scriptedActions.isEmpty() && options.scriptedUserActions.isEmpty()) {
+    if (options.scripts.isEmpty()) {
       return created;
     }
     final Set<IGamePlayer> players = new HashSet<>();
     for (final IGamePlayer player : created) {
-      final String name = player.getName();
-      final boolean scripted = options.scriptedActions.containsKey(name) || options.scriptedUserActions.containsKey(name);
-      players.add(!scripted ? player : new ScriptedPlayer(name,
-          options.scriptedActions.getOrDefault(name, List.of()), options.scriptedUserActions.getOrDefault(name, List.of())));
+      final Script script = options.scripts.get(player.getName());
+      players.add(script == null ? player : new ScriptedPlayer(player.getName(), script, scriptNotes));
     }
     return players;
   }
@@ -383,6 +408,7 @@ final class PlayMode {
     report.put("console_warnings", log.consoleWarnings());
     report.put("missing_images", log.missingImages());
     report.put("messages", messages == null ? new ArrayList<>() : messages.entries());
+    report.put("script_notes", scriptNotes.snapshot());
     if (options.inClient()) {
       report.put("client", new LinkedHashMap<>(client));
     }

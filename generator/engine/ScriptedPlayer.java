@@ -1,15 +1,18 @@
 package tripleagen.harness;
 
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
-import java.util.Set;
 
 import games.strategy.engine.data.GameData;
 import games.strategy.engine.data.GameStep;
+import games.strategy.engine.data.NamedAttachable;
 import games.strategy.engine.data.PlayerID;
+import games.strategy.engine.data.ProductionRule;
+import games.strategy.engine.data.Territory;
+import games.strategy.engine.data.Unit;
+import games.strategy.engine.data.UnitType;
 import games.strategy.engine.gamePlayer.IPlayerBridge;
 import games.strategy.engine.message.IRemote;
 import games.strategy.triplea.TripleA;
@@ -17,57 +20,149 @@ import games.strategy.triplea.ai.weakAI.DoesNothingAI;
 import games.strategy.triplea.attachments.PoliticalActionAttachment;
 import games.strategy.triplea.attachments.UserActionAttachment;
 import games.strategy.triplea.delegate.UserActionDelegate;
+import games.strategy.triplea.delegate.remote.IAbstractPlaceDelegate;
 import games.strategy.triplea.delegate.remote.IPoliticsDelegate;
+import games.strategy.triplea.delegate.remote.IPurchaseDelegate;
 import games.strategy.triplea.delegate.remote.IUserActionDelegate;
+import games.strategy.util.IntegerMap;
 
 /**
  * A player of a scenario run that does nothing except what the scenario scripts: in its politics
  * steps it attempts the named political actions, in its user-actions steps the named user actions
- * (each where the game offers it then), and it accepts every action another player asks it to agree
- * to. The engine's AIs never make some choices (a declaration of war, a diplomatic step, a special
- * action) that a rule hangs on.
+ * (each where the game offers it then), it buys and places the scripted units (or, without a
+ * script for those, as 1.9's do-nothing AI does), and it accepts every action another player asks
+ * it to agree to. The engine's AIs never make some choices (a declaration of war, a diplomatic
+ * step, a special action, a purchase a rule limits) that a rule hangs on. What it cannot do is
+ * noted in the run's report (Script.Notes).
  */
 final class ScriptedPlayer extends DoesNothingAI {
-  private final List<String> politicalActions;
-  private final List<String> userActions;
+  private final Script script;
+  private final Script.Notes notes;
 
-  ScriptedPlayer(final String name, final List<String> politicalActions, final List<String> userActions) {
+  ScriptedPlayer(final String name, final Script script, final Script.Notes notes) {
     super(name, TripleA.DOESNOTHINGAI_COMPUTER_PLAYER_TYPE);
-    this.politicalActions = politicalActions;
-    this.userActions = userActions;
+    this.script = script;
+    this.notes = notes;
+  }
+
+  private void recordNotOffered(final String action) {
+    final GameData data = getGameData();
+    notes.notOffered(getName(), action, data.getSequence().getRound(), data.getSequence().getStep().getName());
+  }
+
+  private void visited() {
+    final GameData data = getGameData();
+    notes.stepsVisited.add(data.getSequence().getRound() + ":" + data.getSequence().getStep().getName());
+  }
+
+  private String where() {
+    final GameData data = getGameData();
+    return " in round " + data.getSequence().getRound() + ", step " + data.getSequence().getStep().getName();
   }
 
   @Override
   public void politicalActions() {
+    visited();
     final IPoliticsDelegate politics = (IPoliticsDelegate) getPlayerBridge().getRemoteDelegate();
-    for (final String name : politicalActions) {
-      final List<String> valid = new ArrayList<>();
+    for (final String name : script.politicalActions) {
       PoliticalActionAttachment chosen = null;
       for (final PoliticalActionAttachment action : politics.getValidActions()) {
-        valid.add(action.getName());
         if (action.getName().equals(name)) {
           chosen = action;
         }
       }
       if (chosen == null) {
-        // a scripted choice the game does not offer now is the scenario's mistake: say so
-        throw new IllegalStateException("scripted political action " + name + " is not valid for "
-            + getName() + " now; valid: " + valid);
+        recordNotOffered(name);
+      } else {
+        politics.attemptAction(chosen);
       }
-      politics.attemptAction(chosen);
     }
   }
 
-  /** Attempts the scripted user actions the game offers now; those it does not offer are left out,
-   *  because user actions are offered in every user-actions step and the condition of one may only
-   *  hold in a later turn. */
+  /** The scripted purchase instead of the easy AI's (without one, it buys as 1.9's do-nothing AI does). */
+  @Override
+  protected void purchase(final boolean bid, final int pusToSpend, final IPurchaseDelegate delegate,
+      final GameData data, final PlayerID player) {
+    if (script.purchases.isEmpty() || bid) {
+      super.purchase(bid, pusToSpend, delegate, data, player);
+      return;
+    }
+    final IntegerMap<ProductionRule> bought = new IntegerMap<>();
+    for (final Map.Entry<String, Integer> wanted : script.purchases.entrySet()) {
+      final ProductionRule rule = ruleFor(player, wanted.getKey());
+      if (rule == null) {
+        notes.lines.add(getName() + " has no production rule for " + wanted.getKey() + where());
+      } else {
+        bought.add(rule, wanted.getValue());
+      }
+    }
+    final String refused = bought.isEmpty() ? null : delegate.purchase(bought);
+    if (refused != null) {
+      notes.lines.add(getName() + " could not buy " + script.purchases + where() + ": " + refused);
+    }
+  }
+
+  /** The frontier's rule that makes exactly one unit of the type. */
+  private static ProductionRule ruleFor(final PlayerID player, final String unitType) {
+    if (player.getProductionFrontier() == null) {
+      return null;
+    }
+    for (final ProductionRule rule : player.getProductionFrontier().getRules()) {
+      final IntegerMap<NamedAttachable> results = rule.getResults();
+      if (results.size() == 1 && results.totalValues() == 1 && results.keySet().iterator().next().getName().equals(unitType)
+          && results.keySet().iterator().next() instanceof UnitType) {
+        return rule;
+      }
+    }
+    return null;
+  }
+
+  /** The scripted placements instead of the easy AI's; what the engine refuses is noted, the rest stays in hand. */
+  @Override
+  protected void place(final boolean bid, final IAbstractPlaceDelegate delegate, final GameData data,
+      final PlayerID player) {
+    if (script.placements.isEmpty() || bid) {
+      super.place(bid, delegate, data, player);
+      return;
+    }
+    for (final Map.Entry<String, Map<String, Integer>> entry : script.placements.entrySet()) {
+      final Territory territory = data.getMap().getTerritory(entry.getKey());
+      for (final Map.Entry<String, Integer> wanted : entry.getValue().entrySet()) {
+        final UnitType type = data.getUnitTypeList().getUnitType(wanted.getKey());
+        final List<Unit> units = new ArrayList<>();
+        for (final Unit unit : player.getUnits().getUnits()) {
+          if (units.size() < wanted.getValue() && unit.getType().equals(type)) {
+            units.add(unit);
+          }
+        }
+        final String what = wanted.getValue() + " " + wanted.getKey() + " in " + entry.getKey();
+        if (territory == null || units.size() < wanted.getValue()) {
+          notes.lines.add(getName() + " has not " + what + " to place" + where() + " (in hand: " + units.size() + ")");
+          continue;
+        }
+        final String refused = delegate.placeUnits(units, territory, IAbstractPlaceDelegate.BidMode.NOT_BID);
+        if (refused != null) {
+          notes.lines.add(getName() + " could not place " + what + where() + ": " + refused);
+        }
+      }
+    }
+  }
+
+  /** Attempts the scripted user actions the game offers now (in each of the player's user-actions
+   *  steps: the condition of one may only hold in a later one). */
   private void userActions(final IUserActionDelegate delegate) {
-    for (final String name : userActions) {
+    visited();
+    for (final String name : script.userActions) {
+      UserActionAttachment chosen = null;
       for (final UserActionAttachment action : delegate.getValidActions()) {
         if (action.getName().equals(name)) {
-          delegate.attemptAction(action);
-          break;
+          chosen = action;
         }
+      }
+      if (chosen == null) {
+        recordNotOffered(name);
+      } else {
+        delegate.attemptAction(chosen);
       }
     }
   }
@@ -81,12 +176,11 @@ final class ScriptedPlayer extends DoesNothingAI {
    */
   @Override
   public void initialize(final IPlayerBridge bridge, final PlayerID id) {
-    super.initialize(userActions.isEmpty() ? bridge : new UserActionBridge(bridge), id);
+    super.initialize(script.userActions.isEmpty() ? bridge : new UserActionBridge(bridge), id);
   }
 
   private final class UserActionBridge implements IPlayerBridge {
     private final IPlayerBridge bridge;
-    private final Set<String> stepsActedIn = Collections.synchronizedSet(new HashSet<>());
 
     UserActionBridge(final IPlayerBridge bridge) {
       this.bridge = bridge;
@@ -99,7 +193,7 @@ final class ScriptedPlayer extends DoesNothingAI {
       final GameStep step = data.getSequence().getStep();
       if (step != null && name != null && name.equals(step.getName())
           && step.getDelegate() instanceof UserActionDelegate && getPlayerId().equals(step.getPlayerId())
-          && stepsActedIn.add(data.getSequence().getRound() + ":" + name)) {
+          && !notes.stepsVisited.contains(data.getSequence().getRound() + ":" + name)) {
         userActions((IUserActionDelegate) bridge.getRemoteDelegate());
       }
       return name;

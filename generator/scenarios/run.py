@@ -6,7 +6,9 @@ from __future__ import annotations
 import hashlib
 import json
 import tempfile
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,6 +26,8 @@ from generator.scenarios.spec import Scenario, read_scenarios
 from generator.scenarios.variant import GameNames, Variant, apply_given, check_names
 
 RESULTS_VERSION = 1
+# Builds share process-wide state (the template sandbox's budget, the paused collector): one at a time.
+_BUILDING = threading.Lock()
 # Time for one scenario game: loading a Global 1940 game and a few AI steps take well under this.
 SCENARIO_TIMEOUT = 300.0
 
@@ -36,6 +40,7 @@ class Run:
     seconds: float
     stopped_by: str
     error: str = ""  # the game could not be built or played
+    script_notes: list[str] = field(default_factory=list)  # what a scripted player could not do
 
     @property
     def passed(self) -> bool:
@@ -43,7 +48,8 @@ class Run:
 
     def as_json(self) -> dict:
         return {"passed": self.passed, "seconds": round(self.seconds, 1), "stopped_by": self.stopped_by,
-                "error": self.error, "expectations": [o.as_json() for o in self.outcomes]}
+                "error": self.error, "script_notes": self.script_notes,
+                "expectations": [o.as_json() for o in self.outcomes]}
 
 
 @dataclass
@@ -112,7 +118,9 @@ def _without(rule_ids: list[str]):
 def build_xml(spec_path: Path, without: list[str] = ()) -> bytes:
     from generator.build.pipeline import compile_game, load_spec
 
-    loaded = load_spec(spec_path, edit_rules=_without(list(without)) if without else None)
+    # A control only needs the game XML: the spec's assets may name what the left-out rules make.
+    loaded = load_spec(spec_path, edit_rules=_without(list(without)) if without else None,
+                       check_assets=not without)
     return compile_game(loaded).xml_bytes
 
 
@@ -130,6 +138,11 @@ def play_options(scenario: Scenario, names: GameNames) -> list[str]:
                 options += ["--political-action", f"{player}={action}"]
             elif action in names.user_actions:
                 options += ["--user-action", f"{player}={action}"]
+    for player, units in play.purchases.items():
+        options += [o for unit, count in units.items() for o in ("--purchase", f"{player}={unit}:{count}")]
+    for player, territories in play.placements.items():
+        options += [o for territory, units in territories.items() for unit, count in units.items()
+                    for o in ("--place", f"{player}={territory}:{unit}:{count}")]
     if given.round is not None:
         options += ["--start-round", str(given.round)]
     if given.step is not None:
@@ -140,14 +153,15 @@ def play_options(scenario: Scenario, names: GameNames) -> list[str]:
     return options
 
 
-def play_variant(scenario: Scenario, variant: Variant, name: str, folder: Path) -> Run:
+def play_variant(scenario: Scenario, variant: Variant, name: str, folder: Path, map_dir: Path | None = None) -> Run:
     from generator.engine.harness import play_scenario_game
 
     game = folder / name
     game.write_bytes(variant.xml)
     started = time.monotonic()
+    options = play_options(scenario, variant.names) + (["--map-dir", str(map_dir.resolve())] if map_dir else [])
     try:
-        report = play_scenario_game(game, play_options(scenario, variant.names), SCENARIO_TIMEOUT)
+        report = play_scenario_game(game, options, SCENARIO_TIMEOUT)
     except DiagnosticError as err:
         return Run([], time.monotonic() - started, "error", "; ".join(d.message for d in err.diagnostics))
     outcomes = evaluate(scenario.expect, report, variant.start_resources)
@@ -158,11 +172,15 @@ def play_variant(scenario: Scenario, variant: Variant, name: str, folder: Path) 
                 f"{first.get('message')}"
     elif scenario.play.until_step and report.get("stopped_by") != "until step":
         error = f"the game never reached step {scenario.play.until_step} (stopped by: {report.get('stopped_by')})"
-    return Run(outcomes, time.monotonic() - started, report.get("stopped_by", "?"), error)
+    return Run(outcomes, time.monotonic() - started, report.get("stopped_by", "?"), error,
+               list(report.get("script_notes") or []))
 
 
-def test_spec(spec_path: Path, only: str | None = None, controls: bool = True, progress=None) -> list[ScenarioResult]:
-    """Plays every scenario (or only the one with id `only`) and, with controls, its control."""
+def test_spec(spec_path: Path, only: str | None = None, controls: bool = True, progress=None,
+              jobs: int = 1) -> list[ScenarioResult]:
+    """Plays every scenario (or only the one with id `only`) and, with controls, its control; `jobs`
+    games at a time (each is its own JVM; the Python builds of controls take turns). The results
+    come in the spec's order whatever finished first."""
     loaded = load_scenarios(spec_path)
     scenarios = loaded.scenarios
     if only is not None:
@@ -171,38 +189,67 @@ def test_spec(spec_path: Path, only: str | None = None, controls: bool = True, p
             raise DiagnosticError([Diagnostic("TG207", f"the spec has no scenario '{only}'",
                                               Position(display_path(spec_path)),
                                               "its scenarios: " + (", ".join(s.id for s in loaded.scenarios) or "none"))])
-    built = build_xml(spec_path)
+    compiled = _compiled(spec_path)
+    built = compiled.xml_bytes
     names = GameNames.of(_root(built))
     collector = Collector()
     for scenario in scenarios:
         check_names(scenario, names, collector)
     variants = {s.id: apply_given(built, s.given, collector) for s in scenarios}
     collector.raise_if_errors()
-    results = []
     game_name = Path(spec_path).stem + ".xml"
     with tempfile.TemporaryDirectory(prefix="triplea-gen-scenarios-") as folder:
-        for scenario in scenarios:
+        map_dir = write_map_folder(compiled, Path(folder) / "map-folder")
+
+        def play(index: int, scenario: Scenario) -> ScenarioResult:
+            own = Path(folder) / f"scenario-{index:03d}"  # each game its own file: several play at once
+            own.mkdir()
             if progress:
                 progress(f"scenario {scenario.id}")
-            run = play_variant(scenario, variants[scenario.id], game_name, Path(folder))
+            run = play_variant(scenario, variants[scenario.id], game_name, own, map_dir)
             control = None
             if controls and scenario.control:
                 if progress:
                     progress(f"scenario {scenario.id}: control without {', '.join(scenario.rules)}")
-                control = _control(spec_path, scenario, game_name, Path(folder))
-            results.append(ScenarioResult(scenario, run, control))
-    return results
+                control = _control(spec_path, scenario, game_name, own, map_dir)
+            return ScenarioResult(scenario, run, control)
+
+        if jobs <= 1 or len(scenarios) <= 1:
+            return [play(index, scenario) for index, scenario in enumerate(scenarios)]
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            return list(pool.map(play, range(len(scenarios)), scenarios))
 
 
-def _control(spec_path: Path, scenario: Scenario, game_name: str, folder: Path) -> Run:
+def _compiled(spec_path: Path):
+    from generator.build.pipeline import compile_spec
+
+    return compile_spec(spec_path)
+
+
+def write_map_folder(compiled, folder: Path) -> Path:
+    """The map folder a build writes (a generated map's, or a mod's texts, colours and images), for
+    the engine to read the texts of notifications, victories and actions from: 1.9 does nothing for
+    a trigger whose notification text it cannot find. Returns the folder that holds map/."""
+    from generator.build.outputs import notes_and_listing, output_files
+    from generator.write.writer import write_outputs
+
+    files = output_files(compiled)
+    files.update(notes_and_listing(compiled, files, str(folder)))
+    written = write_outputs(str(folder), files)
+    game = next(path for path in written if path.suffix == ".xml" and path.parent.name == "games")
+    return game.parent.parent.parent
+
+
+def _control(spec_path: Path, scenario: Scenario, game_name: str, folder: Path, map_dir: Path | None = None) -> Run:
     try:
-        xml = build_xml(spec_path, scenario.rules + scenario.control_also_without)
-        discard = Collector()  # names of the dropped rules are missing here, and that is the point
-        variant = apply_given(xml, scenario.given, discard)
+        with _BUILDING:
+            xml = build_xml(spec_path, scenario.rules + scenario.control_also_without)
+            discard = Collector()  # names of the dropped rules are missing here, and that is the point
+            variant = apply_given(xml, scenario.given, discard)
     except DiagnosticError as err:
         return Run([], 0.0, "error", "the spec without " + ", ".join(scenario.rules) + " does not build: "
                    + "; ".join(d.format() for d in err.diagnostics[:3]))
-    return play_variant(scenario, variant, game_name, folder)
+    return play_variant(scenario, variant, game_name, folder, map_dir)
 
 
 def _root(xml: bytes):

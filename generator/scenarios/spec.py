@@ -21,7 +21,7 @@ from generator.core.diagnostics import Collector, Position, closest
 
 SCENARIO_KEYS = ("id", "rule", "text", "given", "play", "expect", "control", "control_also_without")
 GIVEN_KEYS = ("round", "step", "owners", "units", "resources", "relationships", "switches", "properties")
-PLAY_KEYS = ("rounds", "until", "ai", "players", "actions", "seed")
+PLAY_KEYS = ("rounds", "until", "ai", "players", "actions", "purchases", "placements", "seed")
 UNTIL_KEYS = ("round", "step")
 UNIT_CHANGE_KEYS = ("territory", "owner", "add", "remove")
 EXPECT_KINDS = ("fired", "not_fired", "resources", "owners", "units", "no_units", "relationships", "message",
@@ -62,8 +62,11 @@ class Play:
     until_step: str | None = None
     ai: str = "none"
     players: dict[str, str] = field(default_factory=dict)
-    # scripted players: they do nothing but attempt these political actions (and accept every proposal)
+    # scripted players: they do nothing but attempt these political and user actions (and accept every
+    # proposal), buy these units ({PLAYER: {UNIT: N}}) and place these ({PLAYER: {TERRITORY: {UNIT: N}}})
     actions: dict[str, list[str]] = field(default_factory=dict)
+    purchases: dict[str, dict[str, int]] = field(default_factory=dict)
+    placements: dict[str, dict[str, dict[str, int]]] = field(default_factory=dict)
     seed: int = 1
     positions: dict[str, Position] = field(default_factory=dict)
 
@@ -334,9 +337,30 @@ def _read_play(r: _Reader, value, pos: Position) -> Play:
         apos = _key_pos(actions, player, at("actions"))
         play.actions[str(player)] = r.names(names, f"political or user action of {player}", apos)
         play.positions[f"actions:{player}"] = apos
+    purchases = r.mapping(body.get("purchases", {}), "play purchases", at("purchases"), None) or {}
+    for player, units in purchases.items():
+        ppos = _key_pos(purchases, player, at("purchases"))
+        play.purchases[str(player)] = _unit_counts(r, units, f"purchase of {player}", ppos)
+        play.positions[f"purchases:{player}"] = ppos
+    placements = r.mapping(body.get("placements", {}), "play placements", at("placements"), None) or {}
+    for player, territories in placements.items():
+        ppos = _key_pos(placements, player, at("placements"))
+        by_territory = r.mapping(territories, f"placements of {player}", ppos, None) or {}
+        play.placements[str(player)] = {
+            str(territory): _unit_counts(r, units, f"placement of {player} in {territory}",
+                                         _key_pos(by_territory, territory, ppos))
+            for territory, units in by_territory.items()}
+        play.positions[f"placements:{player}"] = ppos
     if "seed" in body:
         play.seed = r.integer(body["seed"], "play seed", at("seed")) or 0
     return play
+
+
+def _unit_counts(r: _Reader, value, what: str, pos: Position) -> dict[str, int]:
+    """{UNIT: N} with N at least 1."""
+    units = r.mapping(value, what, pos, None) or {}
+    return {str(unit): count for unit, count in units.items()
+            if r.integer(count, f"number of {unit} ({what})", _key_pos(units, unit, pos), minimum=1) is not None}
 
 
 def _ai(r: _Reader, value, pos: Position) -> str | None:

@@ -129,6 +129,18 @@ def check_names(scenario: Scenario, names: GameNames, collector: Collector) -> N
         check.known("player", player, names.players, pos)
         for action in actions:
             check.known("political or user action", action, names.political_actions + names.user_actions, pos)
+    for player, units in play.purchases.items():
+        pos = play.positions[f"purchases:{player}"]
+        check.known("player", player, names.players, pos)
+        for unit in units:
+            check.known("unit type", unit, names.units, pos)
+    for player, territories in play.placements.items():
+        pos = play.positions[f"placements:{player}"]
+        check.known("player", player, names.players, pos)
+        for territory, units in territories.items():
+            check.known("territory", territory, names.territories, pos)
+            for unit in units:
+                check.known("unit type", unit, names.units, pos)
     for expectation in scenario.expect:
         value, pos = expectation.value, expectation.position
         if expectation.kind in ("fired", "not_fired"):

@@ -109,3 +109,20 @@ def test_an_included_template_repeated_in_loops_is_bounded(tmp_path: Path, good_
                      {"bomb.xml.j2": MACRO_HEADER + body, "_big.j2": "y" * 100_000})
     done, seconds = run_bounded(["build", str(spec), "-o", str(out)])
     assert_refused(done, seconds, spec, out, before, "TG066", RULE_LINE)
+
+
+def test_the_time_bound_counts_processor_time_not_a_busy_machine():
+    """A big mod on a loaded machine (CI beside other jobs) must not hit the bound: waiting for a
+    core costs no processor time. Templates that really compute for that long still do."""
+    import time
+
+    from generator.render import sandbox
+
+    with sandbox.build_budget(0.3):
+        time.sleep(0.5)  # the wall clock passes the deadline, the process does nothing
+        sandbox._tick()
+        started = time.process_time()
+        with pytest.raises(sandbox.SandboxLimit, match="more than 0.3 seconds"):
+            while time.process_time() - started < 5:
+                sandbox._tick()
+        assert time.process_time() - started < 1.0

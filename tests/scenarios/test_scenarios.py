@@ -176,6 +176,27 @@ scenarios:
     assert relationships == [("Italians", "Russians", "War")]
 
 
+def test_a_control_builds_without_the_assets_of_what_its_rule_makes(tmp_path):
+    """The spec's assets may name a player the backed rule creates; the control leaves the rule
+    out and needs only the game XML, so the assets' names are not checked there."""
+    spec = write_spec(tmp_path, """\
+rules:
+  - {id: POLES, text: Poland is a power., use: new_power,
+     with: {player: Poles, template: Italians, capital: Warsaw, take_units: false, pus: 5}}
+assets:
+  players:
+    Poles: {color: "#C0C0C0"}
+scenarios:
+  - id: poland-exists
+    rule: POLES
+    play: {until: {step: germansCombatMove}}
+    expect:
+      - resources: {Poles: {PUs: 5}}
+""")
+    assert b'<player name="Poles"' in build_xml(spec)
+    assert b'<player name="Poles"' not in build_xml(spec, ["POLES"])
+
+
 def test_scenarios_do_not_change_what_is_built(tmp_path):
     plain = write_spec(tmp_path, "", "plain.yaml")
     tested = write_spec(tmp_path, GOOD_SCENARIO, "tested.yaml")
@@ -228,6 +249,18 @@ def test_a_scenario_passes_and_its_control_fails(tmp_path, capsys):
 
 
 @requires_engine
+def test_games_played_side_by_side_report_in_the_spec_order(tmp_path, capsys):
+    second = GOOD_SCENARIO.replace("scenarios:\n", "")
+    second = replaced(second, "id: italian-war-pays", "id: italian-war-pays-again")
+    spec = write_spec(tmp_path, GOOD_SCENARIO + second)
+    status = main(["test", str(spec), "-o", str(tmp_path / "out"), "--format", "json", "--jobs", "2"])
+    document = json.loads(capsys.readouterr().out)
+    assert status == 0
+    assert [(r["id"], r["backed"]) for r in document["scenarios"]] == [
+        ("italian-war-pays", True), ("italian-war-pays-again", True)]
+
+
+@requires_engine
 def test_a_failed_expectation_points_at_its_line(tmp_path, capsys):
     spec = write_spec(tmp_path, GOOD_SCENARIO.replace("{change: 9}", "{change: 10}"))
     assert main(["test", str(spec), "-o", str(tmp_path / "out"), "--no-control"]) == 1
@@ -247,6 +280,66 @@ def test_a_control_that_passes_too_is_not_backed(tmp_path, capsys):
     captured = capsys.readouterr()
     assert "control without PAY: PASSES TOO" in captured.out and "=> not backed" in captured.out
     assert "warning[TG206]" in captured.err
+
+
+LATE_DECLARATION_SPEC = """\
+rules:
+  - {id: DECLARE, text: The USSR may declare war on Italy from round 1., use: political_action,
+     with: {player: Russians, targets: [Italians], to: War}}
+  - {id: NOT_YET, text: Not before round 3., use: condition, with: {player: Russians, rounds: 3-+},
+     change: {attachments: [{name: politicalActionAttachment_DECLARE, attachTo: Russians,
+                             options: {conditions: conditionAttachment_NOT_YET}}]}}
+scenarios:
+  - id: too-early
+    rule: NOT_YET
+    given: {round: 1, step: russiansPolitics}
+    play: {until: {step: russiansCombatMove}, actions: {Russians: [politicalActionAttachment_DECLARE]}}
+    expect:
+      - relationships: [[Italians, Russians, Neutrality]]
+"""
+
+
+@requires_engine
+def test_an_action_the_game_does_not_offer_is_noted_not_fatal(tmp_path, capsys):
+    """A rule that forbids an action is shown by the scripted player not being offered it: the
+    scenario passes, the note says so, and the control (the action allowed) declares war."""
+    spec = write_spec(tmp_path, LATE_DECLARATION_SPEC)
+    assert main(["test", str(spec), "-o", str(tmp_path / "out")]) == 0
+    out = capsys.readouterr().out
+    assert "    note: Russians was not offered politicalActionAttachment_DECLARE in round 1, step russiansPolitics" in out
+    assert "FAIL relationships (line 18): Italians-Russians: War (expected Neutrality)" in out
+    assert "=> backed" in out
+
+
+SCRIPTED_BUILD_SPEC = """\
+rules:
+  - {id: OBJ, text: Italy earns 5 while it holds Rome., use: national_objective,
+     with: {player: Italians, amount: 5, owns: [Rome Region]}}
+scenarios:
+  - id: italy-builds-in-rome
+    rule: []
+    control: false
+    given: {round: 1, step: italiansPurchase, units: [{territory: Rome Region, owner: Italians, remove: {infantry: all}}]}
+    play:
+      until: {step: italiansEndTurn}
+      purchases: {Italians: {infantry: 2, armour: 1}}
+      placements: {Italians: {Rome Region: {infantry: 2}, Moscow Region: {armour: 1}}}
+    expect:
+      - units: {territory: Rome Region, owner: Italians, units: {infantry: 2}}
+      - no_units: {territory: Moscow Region, owner: Italians, units: {armour: 1}}
+"""
+
+
+@requires_engine
+def test_a_scripted_player_buys_and_places_what_it_is_told(tmp_path, capsys):
+    """Rules about purchases and placements need choices the AIs never make: the script buys 2
+    infantry and an armour, places the infantry at home, and the engine refuses the armour in
+    Moscow (an enemy's territory), which the run notes."""
+    spec = write_spec(tmp_path, SCRIPTED_BUILD_SPEC)
+    assert main(["test", str(spec), "-o", str(tmp_path / "out")]) == 0
+    out = capsys.readouterr().out
+    assert "note: Italians could not place 1 armour in Moscow Region in round 1, step italiansPlace: " in out
+    assert "ok   units (line 19): Rome Region: infantry 2 (expected 2)" in out
 
 
 USER_ACTION_SCENARIO = """\

@@ -1,0 +1,74 @@
+package tripleagen.harness;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What a scenario scripts for one player (triplea-gen test's play: actions, purchases, placements),
+ * and the notes shared by all scripted players of a run: what they could not do. A rule that
+ * forbids something is shown by the scripted player not being able to do it.
+ */
+final class Script {
+  final List<String> politicalActions = new ArrayList<>();
+  final List<String> userActions = new ArrayList<>();
+  final Map<String, Integer> purchases = new LinkedHashMap<>(); // unit type -> how many
+  final Map<String, Map<String, Integer>> placements = new LinkedHashMap<>(); // territory -> unit type -> how many
+
+  /** The notes of one run, and the "round:step" of each step a scripted player was asked to act in. */
+  static final class Notes {
+    final List<String> lines = Collections.synchronizedList(new ArrayList<>());
+    final Set<String> stepsVisited = Collections.synchronizedSet(new HashSet<>());
+
+    void notOffered(final String player, final String action, final int round, final String step) {
+      lines.add(player + " was not offered " + action + " in round " + round + ", step " + step);
+    }
+
+    List<String> snapshot() {
+      synchronized (lines) {
+        return new ArrayList<>(lines);
+      }
+    }
+  }
+
+  /** Reads one --political-action, --user-action, --purchase or --place value: PLAYER=WHAT. */
+  static void add(final Map<String, Script> scripts, final String option, final String value) {
+    final int equals = value.indexOf('=');
+    if (equals <= 0) {
+      throw new IllegalArgumentException(option + " takes PLAYER=..., not " + value);
+    }
+    final Script script = scripts.computeIfAbsent(value.substring(0, equals), player -> new Script());
+    final String what = value.substring(equals + 1);
+    final String[] parts = what.split(":", -1);
+    switch (option) {
+      case "--political-action":
+        script.politicalActions.add(what);
+        break;
+      case "--user-action":
+        script.userActions.add(what);
+        break;
+      case "--purchase": // UNIT:N
+        requireParts(option, value, parts, 2);
+        script.purchases.merge(parts[0], Integer.parseInt(parts[1]), Integer::sum);
+        break;
+      case "--place": // TERRITORY:UNIT:N
+        requireParts(option, value, parts, 3);
+        script.placements.computeIfAbsent(parts[0], territory -> new LinkedHashMap<>())
+            .merge(parts[1], Integer.parseInt(parts[2]), Integer::sum);
+        break;
+      default:
+        throw new IllegalArgumentException("unknown option " + option);
+    }
+  }
+
+  private static void requireParts(final String option, final String value, final String[] parts, final int count) {
+    if (parts.length != count) {
+      throw new IllegalArgumentException(option + " takes " + (count == 2 ? "PLAYER=UNIT:N" : "PLAYER=TERRITORY:UNIT:N")
+          + ", not " + value);
+    }
+  }
+}

@@ -1,0 +1,61 @@
+"""The scenarios of the Global 1940 mods (rules_yaml/g40_showcase.yaml, s004_corrupting_g40.yaml): every
+name a scenario uses exists in the built game, and a few of them played in the real engine with their
+controls (the rest run with `triplea-gen test`)."""
+from __future__ import annotations
+
+import pytest
+from conftest import REPO, requires_engine
+from lxml import etree
+
+from examples.test_s000_nonaggression_pacts import maps_env  # noqa: F401  (a fixture)
+from generator.cli.main import main
+from generator.core.diagnostics import Collector
+from generator.scenarios.run import build_xml, load_scenarios
+from generator.scenarios.variant import GameNames, apply_given, check_names
+
+SHOWCASE = REPO / "rules_yaml" / "g40_showcase.yaml"
+CORRUPTING = REPO / "rules_yaml" / "s004_corrupting_g40.yaml"
+
+
+@pytest.mark.parametrize("spec", [SHOWCASE, CORRUPTING], ids=lambda p: p.stem)
+def test_every_scenario_names_what_the_built_game_has(maps_env, spec):  # noqa: F811
+    loaded = load_scenarios(spec)
+    assert len(loaded.scenarios) >= 15
+    built = build_xml(spec)
+    names = GameNames.of(etree.fromstring(built))
+    collector = Collector()
+    for scenario in loaded.scenarios:
+        check_names(scenario, names, collector)
+        apply_given(built, scenario.given, collector)
+    assert [d.format() for d in collector.diagnostics] == []
+
+
+@pytest.mark.parametrize("spec", [SHOWCASE, CORRUPTING], ids=lambda p: p.stem)
+def test_every_enforced_rule_with_a_scenario_names_the_rule(maps_env, spec):  # noqa: F811
+    """A scenario's rule ids are the spec's (load_scenarios refuses others), and no scenario backs a notes rule."""
+    from generator.read.yamlio import load_yaml_file
+
+    statuses = {str(r["id"]): r.get("status", "enforced") for r in load_yaml_file(spec)["rules"]}
+    for scenario in load_scenarios(spec).scenarios:
+        for rule in scenario.rules:
+            assert statuses[rule] != "notes", (scenario.id, rule)
+
+
+@requires_engine
+def test_switzerland_stays_closed_to_the_german_ai(maps_env, tmp_path, capsys):  # noqa: F811
+    """Without the impassable rule the easy AI takes the weakly held Switzerland; with it, it cannot."""
+    assert main(["test", str(SHOWCASE), "--scenario", "nobody-enters-switzerland", "-o", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "ok   owners" in out and "Switzerland is Russians's" in out
+    assert "FAIL owners" in out and "Switzerland is Germans's (expected Russians)" in out
+    assert "=> backed" in out
+
+
+@requires_engine
+def test_the_easy_ai_spends_its_money_despite_the_marine_tokens(maps_env, tmp_path, capsys):  # noqa: F811
+    """Finding of issue 18 (fixed at 1b9f7a3): with the purchase tokens the easy AI ordered refused
+    all-marine purchases and kept its 30 IPC; it now buys ordinary units."""
+    assert main(["test", str(CORRUPTING), "--scenario", "easy-ai-still-buys-with-tokens", "-o", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "PASS easy-ai-still-buys-with-tokens" in out
+    assert "Germans PUs: 30" not in out
