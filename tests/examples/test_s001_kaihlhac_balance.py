@@ -158,12 +158,11 @@ def test_counts_per_status_equal_the_reference_table(report):
 
 
 # Enforced rules that no scenario backs, and why (each scenario plays a few steps with the players doing
-# nothing, scripted only for political and user actions; its control is the spec without the rule).
+# nothing, scripted only for political and user actions, purchases and placements, never for moves; its
+# control is the spec without the rule).
 UNBACKED = {
-    "S001-R02": "a price: nothing in a scenario buys, so the cruiser's cost never shows",
     "S001-R07": "restates the base game: without it the Commonwealth is Unfriendly_Neutral to Neutral_Axis all the same",
     "S001-R39": "a movement ban with no lift: it shows only in moves, and nobody moves in a scenario",
-    "S001-R55": "a purchase menu: not observable, and the base trigger it removes cannot be named in an expectation",
     "S001-R64": "Canada itself: the spec without it is the mod without Canada, which half the rules name",
     "S001-R81": "conditions of the special transports (R80, R85), which go with it in a control; the scenario "
                 "italian-transport-needs-italian-africa shows it acting, without a control",
