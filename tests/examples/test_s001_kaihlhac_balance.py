@@ -27,6 +27,7 @@ from lxml import etree
 from engine_play import load_and_play, player, when_fired
 from conftest import REPO, SHARED, SHARED_MISSING, build_game, requires_engine
 from generator.cli.main import main
+from generator.scenarios.run import load_scenarios
 from reference import seed_rule_counts, seed_rule_statuses
 
 SPEC = REPO / "rules_yaml" / "s001_kaihlhac_balance.yaml"
@@ -154,6 +155,32 @@ def test_counts_per_status_equal_the_reference_table(report):
     assert expected == {"rules": 106, "enforced": 71, "partial": 22, "notes": 13}
     assert sum(report["counts"].values()) == expected["rules"]
     assert report["counts"] == {status: expected[status] for status in ("enforced", "partial", "notes")}
+
+
+# Enforced rules that no scenario backs, and why (each scenario plays a few steps with the players doing
+# nothing, scripted only for political and user actions, purchases and placements, never for moves; its
+# control is the spec without the rule).
+UNBACKED = {
+    "S001-R07": "restates the base game: without it the Commonwealth is Unfriendly_Neutral to Neutral_Axis all the same",
+    "S001-R39": "a movement ban with no lift: it shows only in moves, and nobody moves in a scenario",
+    "S001-R64": "Canada itself: the spec without it is the mod without Canada, which half the rules name",
+    "S001-R81": "conditions of the special transports (R80, R85), which go with it in a control; the scenario "
+                "italian-transport-needs-italian-africa shows it acting, without a control",
+    "S001-R84": "a map connection: it shows only in moves",
+    "S001-R86": "restates the base game: Vichy is no ally of Italy, so it never counted for North Africa",
+    "S001-R98": "Vichy itself: the spec without it is the mod without Vichy, which every Vichy rule names",
+}
+
+
+def test_every_enforced_rule_has_a_controlled_scenario_or_a_reason(report, maps_folder):
+    scenarios = load_scenarios(SPEC).scenarios
+    controlled = {rule for scenario in scenarios if scenario.control for rule in scenario.rules}
+    enforced = {rule["id"] for rule in report["rules"] if rule["status"] == "enforced"}
+    assert enforced - controlled == set(UNBACKED)
+    assert not controlled - {rule["id"] for rule in report["rules"]}
+    # a scenario's control leaves out only rules of the spec
+    assert {rule for scenario in scenarios for rule in scenario.control_also_without} <= enforced | {
+        rule["id"] for rule in report["rules"] if rule["status"] == "partial"}
 
 
 def test_enforced_and_partial_rules_are_carried_by_generated_xml(report):
