@@ -84,3 +84,15 @@ def test_a_second_marine_is_refused_for_want_of_a_token(maps_env, tmp_path, caps
     assert "Germans PUs: 30, a change of +0" in out and "Germany: marine 0 (expected 0)" in out
     assert "Germans PUs: 22, a change of -8" in out and "Germany: marine 2 (expected 0)" in out
     assert "=> backed" in out
+
+
+@requires_engine
+def test_one_easy_round_removes_no_aircraft_between_a_combat_move_and_its_battle(maps_env, tmp_path):  # noqa: F811
+    """Issue 18: an inserted step between a player's combat move and its battle must not run the
+    air-landing check (s000's pact place steps once removed Germany's bombers there)."""
+    from conftest import GLOBAL_MAP_DIR, build_game
+    from engine_play import air_removed_before_battle, load_and_play
+
+    built = build_game(SHOWCASE, tmp_path / "out")
+    report = load_and_play(built, rounds=1, map_dir=GLOBAL_MAP_DIR)
+    assert air_removed_before_battle(report, built) == []
