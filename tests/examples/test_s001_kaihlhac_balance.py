@@ -158,15 +158,13 @@ def test_counts_per_status_equal_the_reference_table(report):
 
 
 # Enforced rules that no scenario backs, and why (each scenario plays a few steps with the players doing
-# nothing, scripted only for political and user actions, purchases and placements, never for moves; its
-# control is the spec without the rule).
+# nothing but what it scripts: political and user actions, purchases, placements and moves; its control is
+# the spec without the rule).
 UNBACKED = {
     "S001-R07": "restates the base game: without it the Commonwealth is Unfriendly_Neutral to Neutral_Axis all the same",
-    "S001-R39": "a movement ban with no lift: it shows only in moves, and nobody moves in a scenario",
     "S001-R64": "Canada itself: the spec without it is the mod without Canada, which half the rules name",
     "S001-R81": "conditions of the special transports (R80, R85), which go with it in a control; the scenario "
                 "italian-transport-needs-italian-africa shows it acting, without a control",
-    "S001-R84": "a map connection: it shows only in moves",
     "S001-R86": "restates the base game: Vichy is no ally of Italy, so it never counted for North Africa",
     "S001-R98": "Vichy itself: the spec without it is the mod without Vichy, which every Vichy rule names",
 }
