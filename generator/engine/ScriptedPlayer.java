@@ -1,9 +1,12 @@
 package tripleagen.harness;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 import games.strategy.engine.data.GameData;
 import games.strategy.engine.data.GameStep;
@@ -18,8 +21,7 @@ import games.strategy.engine.gamePlayer.IPlayerBridge;
 import games.strategy.engine.message.IRemote;
 import games.strategy.triplea.TripleA;
 import games.strategy.triplea.ai.weakAI.DoesNothingAI;
-import games.strategy.triplea.attachments.PoliticalActionAttachment;
-import games.strategy.triplea.attachments.UserActionAttachment;
+import games.strategy.triplea.attachments.AbstractUserActionAttachment;
 import games.strategy.triplea.delegate.UserActionDelegate;
 import games.strategy.triplea.delegate.remote.IAbstractPlaceDelegate;
 import games.strategy.triplea.delegate.remote.IMoveDelegate;
@@ -66,9 +68,15 @@ final class ScriptedPlayer extends DoesNothingAI {
   public void politicalActions() {
     visited();
     final IPoliticsDelegate politics = (IPoliticsDelegate) getPlayerBridge().getRemoteDelegate();
-    for (final String name : script.politicalActions) {
-      PoliticalActionAttachment chosen = null;
-      for (final PoliticalActionAttachment action : politics.getValidActions()) {
+    attemptEach(script.politicalActions, politics::getValidActions, politics::attemptAction);
+  }
+
+  /** Each named action the game offers now is attempted; the others are noted as not offered. */
+  private <T extends AbstractUserActionAttachment> void attemptEach(final List<String> names,
+      final Supplier<Collection<T>> offered, final Consumer<T> attempt) {
+    for (final String name : names) {
+      T chosen = null;
+      for (final T action : offered.get()) {
         if (action.getName().equals(name)) {
           chosen = action;
         }
@@ -76,7 +84,7 @@ final class ScriptedPlayer extends DoesNothingAI {
       if (chosen == null) {
         recordNotOffered(name);
       } else {
-        politics.attemptAction(chosen);
+        attempt.accept(chosen);
       }
     }
   }
@@ -188,19 +196,7 @@ final class ScriptedPlayer extends DoesNothingAI {
    *  steps: the condition of one may only hold in a later one). */
   private void userActions(final IUserActionDelegate delegate) {
     visited();
-    for (final String name : script.userActions) {
-      UserActionAttachment chosen = null;
-      for (final UserActionAttachment action : delegate.getValidActions()) {
-        if (action.getName().equals(name)) {
-          chosen = action;
-        }
-      }
-      if (chosen == null) {
-        recordNotOffered(name);
-      } else {
-        delegate.attemptAction(chosen);
-      }
-    }
+    attemptEach(script.userActions, delegate::getValidActions, delegate::attemptAction);
   }
 
   /*

@@ -180,6 +180,16 @@ def play_variant(scenario: Scenario, variant: Variant, name: str, folder: Path, 
                list(report.get("script_notes") or []))
 
 
+def prepare_variants(built: bytes, scenarios: list[Scenario]) -> tuple[dict[str, Variant], Collector]:
+    """Each scenario's game (its given written into the built XML), after checking every name it
+    uses against that game; no engine. The collector holds what is wrong (TG204)."""
+    names = GameNames.of(_root(built))
+    collector = Collector()
+    for scenario in scenarios:
+        check_names(scenario, names, collector)
+    return {s.id: apply_given(built, s.given, collector) for s in scenarios}, collector
+
+
 def test_spec(spec_path: Path, only: str | None = None, controls: bool = True, progress=None,
               jobs: int = 1) -> list[ScenarioResult]:
     """Plays every scenario (or only the one with id `only`) and, with controls, its control; `jobs`
@@ -194,12 +204,7 @@ def test_spec(spec_path: Path, only: str | None = None, controls: bool = True, p
                                               Position(display_path(spec_path)),
                                               "its scenarios: " + (", ".join(s.id for s in loaded.scenarios) or "none"))])
     compiled = _compiled(spec_path)
-    built = compiled.xml_bytes
-    names = GameNames.of(_root(built))
-    collector = Collector()
-    for scenario in scenarios:
-        check_names(scenario, names, collector)
-    variants = {s.id: apply_given(built, s.given, collector) for s in scenarios}
+    variants, collector = prepare_variants(compiled.xml_bytes, scenarios)
     collector.raise_if_errors()
     game_name = Path(spec_path).stem + ".xml"
     with tempfile.TemporaryDirectory(prefix="triplea-gen-scenarios-") as folder:

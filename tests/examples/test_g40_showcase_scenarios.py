@@ -5,13 +5,10 @@ from __future__ import annotations
 
 import pytest
 from conftest import REPO, requires_engine
-from lxml import etree
 
 from examples.test_s000_nonaggression_pacts import maps_env  # noqa: F401  (a fixture)
 from generator.cli.main import main
-from generator.core.diagnostics import Collector
-from generator.scenarios.run import build_xml, load_scenarios
-from generator.scenarios.variant import GameNames, apply_given, check_names
+from generator.scenarios.run import build_xml, load_scenarios, prepare_variants
 
 SHOWCASE = REPO / "rules_yaml" / "g40_showcase.yaml"
 CORRUPTING = REPO / "rules_yaml" / "s004_corrupting_g40.yaml"
@@ -21,12 +18,7 @@ CORRUPTING = REPO / "rules_yaml" / "s004_corrupting_g40.yaml"
 def test_every_scenario_names_what_the_built_game_has(maps_env, spec):  # noqa: F811
     loaded = load_scenarios(spec)
     assert len(loaded.scenarios) >= 15
-    built = build_xml(spec)
-    names = GameNames.of(etree.fromstring(built))
-    collector = Collector()
-    for scenario in loaded.scenarios:
-        check_names(scenario, names, collector)
-        apply_given(built, scenario.given, collector)
+    _, collector = prepare_variants(build_xml(spec), loaded.scenarios)
     assert [d.format() for d in collector.diagnostics] == []
 
 

@@ -252,18 +252,11 @@ def test_japan_places_what_it_buys_and_buys_no_client_it_cannot_place(built: Pat
 # --- scenarios (issue 18): the shape and names, without the engine -----------------------------------
 
 def test_every_scenario_uses_names_the_built_game_has_and_every_enforced_rule_but_one_has_one(capsys):
-    from generator.core.diagnostics import Collector
-    from generator.scenarios.run import build_xml, load_scenarios
-    from generator.scenarios.variant import GameNames, apply_given, check_names
+    from generator.scenarios.run import build_xml, load_scenarios, prepare_variants
 
     loaded = load_scenarios(SPEC)
     assert loaded.warnings == []
-    built = build_xml(SPEC)
-    names = GameNames.of(etree.fromstring(built))
-    collector = Collector()
-    for scenario in loaded.scenarios:
-        check_names(scenario, names, collector)
-        apply_given(built, scenario.given, collector)
+    _, collector = prepare_variants(build_xml(SPEC), loaded.scenarios)
     assert collector.diagnostics == []
     # the one the scenarios cannot show (see the final comment of the scenarios): a property the game's
     # base types already have; the purchases and placements of S003-R13, R41 and R47 are scripted

@@ -51,6 +51,14 @@ def write_spec(folder: Path, scenarios: str, name: str = "pact.yaml") -> Path:
     return spec
 
 
+def played(folder: Path, capsys, scenarios: str) -> str:
+    """`test` on a spec of MOD_HEAD and these scenarios: every scenario passes, every control fails;
+    what it printed."""
+    spec = write_spec(folder, scenarios)
+    assert main(["test", str(spec), "-o", str(folder / "out")]) == 0
+    return capsys.readouterr().out
+
+
 def diagnostics_of(spec: Path) -> list:
     with pytest.raises(DiagnosticError) as raised:
         load_scenarios(spec)
@@ -303,9 +311,7 @@ scenarios:
 def test_an_action_the_game_does_not_offer_is_noted_not_fatal(tmp_path, capsys):
     """A rule that forbids an action is shown by the scripted player not being offered it: the
     scenario passes, the note says so, and the control (the action allowed) declares war."""
-    spec = write_spec(tmp_path, LATE_DECLARATION_SPEC)
-    assert main(["test", str(spec), "-o", str(tmp_path / "out")]) == 0
-    out = capsys.readouterr().out
+    out = played(tmp_path, capsys, LATE_DECLARATION_SPEC)
     assert "    note: Russians was not offered politicalActionAttachment_DECLARE in round 1, step russiansPolitics" in out
     assert "FAIL relationships (line 18): Italians-Russians: War (expected Neutrality)" in out
     assert "=> backed" in out
@@ -335,9 +341,7 @@ def test_a_scripted_player_buys_and_places_what_it_is_told(tmp_path, capsys):
     """Rules about purchases and placements need choices the AIs never make: the script buys 2
     infantry and an armour, places the infantry at home, and the engine refuses the armour in
     Moscow (an enemy's territory), which the run notes."""
-    spec = write_spec(tmp_path, SCRIPTED_BUILD_SPEC)
-    assert main(["test", str(spec), "-o", str(tmp_path / "out")]) == 0
-    out = capsys.readouterr().out
+    out = played(tmp_path, capsys, SCRIPTED_BUILD_SPEC)
     assert "note: Italians could not place 1 armour in Moscow Region in round 1, step italiansPlace: " in out
     assert "ok   units (line 19): Rome Region: infantry 2 (expected 2)" in out
 
@@ -360,9 +364,7 @@ scenarios:
 
 @requires_engine
 def test_a_scripted_move_the_rules_forbid_is_refused_and_noted(tmp_path, capsys):
-    spec = write_spec(tmp_path, KEEP_OUT_SPEC)
-    assert main(["test", str(spec), "-o", str(tmp_path / "out")]) == 0
-    out = capsys.readouterr().out
+    out = played(tmp_path, capsys, KEEP_OUT_SPEC)
     assert "note: Germans could not move {infantry=2} from Berlin Region to Silesia in round 1, " \
            "step germansNonCombatMove: " in out
     assert "FAIL units (line 17): Silesia: infantry 5 (expected 3)" in out  # the control moved them
@@ -439,9 +441,7 @@ def test_a_scripted_action_must_exist(tmp_path):
 
 @requires_engine
 def test_a_scripted_player_takes_its_political_action(tmp_path, capsys):
-    spec = write_spec(tmp_path, DECLARE_SPEC)
-    assert main(["test", str(spec), "-o", str(tmp_path / "out")]) == 0
-    out = capsys.readouterr().out
+    out = played(tmp_path, capsys, DECLARE_SPEC)
     assert "ok   relationships (line 17): Italians-Russians: War" in out
     assert "FAIL relationships (line 17): Italians-Russians: Neutrality (expected War)" in out
     assert "=> backed" in out
