@@ -171,7 +171,7 @@ final class PlayMode {
         log.record("fatal", unwrap(e));
         return "exception";
       }
-      if (!scripted.isEmpty() && !scriptNotes.stepsVisited.contains(round + ":" + step.getName())) {
+      if (!scripted.isEmpty() && !scriptNotes.wasVisited(round, step.getName())) {
         // the engine skipped the step without asking the player: it offered none of the actions
         for (final String action : scripted) {
           scriptNotes.notOffered(player(step), action, round, step.getName());

@@ -39,7 +39,15 @@ final class Script {
   /** The notes of one run, and the "round:step" of each step a scripted player was asked to act in. */
   static final class Notes {
     final List<String> lines = Collections.synchronizedList(new ArrayList<>());
-    final Set<String> stepsVisited = Collections.synchronizedSet(new HashSet<>());
+    private final Set<String> stepsVisited = Collections.synchronizedSet(new HashSet<>());
+
+    void visited(final int round, final String step) {
+      stepsVisited.add(round + ":" + step);
+    }
+
+    boolean wasVisited(final int round, final String step) {
+      return stepsVisited.contains(round + ":" + step);
+    }
 
     void notOffered(final String player, final String action, final int round, final String step) {
       lines.add(player + " was not offered " + action + " in round " + round + ", step " + step);

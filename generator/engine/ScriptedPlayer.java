@@ -56,7 +56,7 @@ final class ScriptedPlayer extends DoesNothingAI {
 
   private void visited() {
     final GameData data = getGameData();
-    notes.stepsVisited.add(data.getSequence().getRound() + ":" + data.getSequence().getStep().getName());
+    notes.visited(data.getSequence().getRound(), data.getSequence().getStep().getName());
   }
 
   private String where() {
@@ -225,7 +225,7 @@ final class ScriptedPlayer extends DoesNothingAI {
       final GameStep step = data.getSequence().getStep();
       if (step != null && name != null && name.equals(step.getName())
           && step.getDelegate() instanceof UserActionDelegate && getPlayerId().equals(step.getPlayerId())
-          && !notes.stepsVisited.contains(data.getSequence().getRound() + ":" + name)) {
+          && !notes.wasVisited(data.getSequence().getRound(), name)) {
         userActions((IUserActionDelegate) bridge.getRemoteDelegate());
       }
       return name;
