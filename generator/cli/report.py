@@ -41,8 +41,11 @@ def run_report(args) -> int:
           f"{counts['notes']} notes only")
     if backing is not None:
         enforced = [r.id for r in loaded.rules if r.status == "enforced"]
+        restating = sum(backing.get(rule) == "restates the game" for rule in enforced)
         print(f"{sum(backing.get(rule) == 'backed' for rule in enforced)} of {len(enforced)} enforced rules backed by "
-              f"a passing scenario whose control fails (triplea-gen test)")
+              f"a passing scenario whose control fails (triplea-gen test)"
+              + (f"; {restating} restate the game (the same game without them) and their scenario passes"
+                 if restating else ""))
     return 0
 
 

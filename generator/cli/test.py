@@ -59,7 +59,8 @@ def run_test(args) -> int:
         print(f"{len(results)} scenarios: {passed} pass, {backed} backed by a failing control; {seconds:.0f} s")
     for diagnostic in problems:
         print(diagnostic.format(), file=sys.stderr)
-    ok = all(r.run.passed and (args.no_control or r.backed or not r.scenario.control) for r in results)
+    ok = all(r.run.passed and (args.no_control or r.backed or r.restates
+                               or not (r.scenario.control or r.scenario.same_game)) for r in results)
     return EXIT_OK if ok else EXIT_ERRORS
 
 
@@ -77,6 +78,13 @@ def _diagnostics(result, controls: bool):
                                     f"did not hold: {outcome.evidence}", outcome.expectation.position,
                                     "the engine played the scenario differently: the rule, its given or this "
                                     "expectation is wrong"))
+    if result.differences:
+        shown = "; ".join(result.differences[:5]) + (f" (and {len(result.differences) - 5} more)"
+                                                     if len(result.differences) > 5 else "")
+        found.append(Diagnostic("TG209", f"scenario '{scenario.id}': the game built without {', '.join(scenario.rules)} "
+                                f"is not the same game: {shown}", scenario.position,
+                                "control: same-game is for a rule that restates the game; give this one a control "
+                                "that fails (control: true)"))
     if controls and scenario.control and result.run.passed and result.control is not None and not result.backed:
         reason = result.control.error or "every expectation holds without the rule too"
         found.append(Diagnostic("TG206", f"scenario '{scenario.id}' does not back {', '.join(scenario.rules)}: "
@@ -112,4 +120,13 @@ def format_result(result) -> str:
                      f"{result.control.seconds:.0f} s")
         lines += _run_lines(result.control, "    ")
         lines.append(f"  => {'backed' if result.backed else 'not backed'}")
+    if result.differences is not None:
+        without = ", ".join(scenario.rules + scenario.control_also_without)
+        if result.differences:
+            count = len(result.differences)
+            lines.append(f"  built without {without}: not the same game ({count} change{'' if count == 1 else 's'})")
+            lines += [f"    {change}" for change in result.differences]
+        else:
+            lines.append(f"  built without {without}: the same game")
+        lines.append(f"  => {'restates the game' if result.restates else 'backs nothing'}")
     return "\n".join(lines)

@@ -184,6 +184,8 @@ _ALL = (
     Code("TG207", ERROR, INPUT, "`test --scenario`: the spec has no scenario of that id"),
     Code("TG208", ERROR, INPUT, "`test`: a scenario's game stopped with an exception or never reached its `until` "
                                 "step"),
+    Code("TG209", ERROR, INPUT, "`test`: a scenario of `control: same-game` names a rule that changes the game (the "
+                                "game built without it differs, listed in game terms)"),
     Code("TG301", ERROR, INPUT, "the real engine: not installed, or no Java to run it"),
     Code("TG302", ERROR, INPUT, "the real engine: its harness did not compile"),
     Code("TG303", ERROR, INPUT, "the real engine: its harness stopped without a report (crashed)"),

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 import javax.swing.tree.TreeNode;
 
@@ -19,10 +20,13 @@ import games.strategy.engine.data.Territory;
 import games.strategy.engine.data.Unit;
 import games.strategy.engine.delegate.IDelegate;
 import games.strategy.engine.history.Event;
+import games.strategy.engine.history.EventChild;
 import games.strategy.engine.history.Round;
 import games.strategy.engine.history.Step;
 import games.strategy.triplea.attachments.AbstractRulesAttachment;
 import games.strategy.triplea.attachments.TriggerAttachment;
+import games.strategy.triplea.delegate.DiceRoll;
+import games.strategy.triplea.delegate.Die;
 import games.strategy.triplea.delegate.EndRoundDelegate;
 import games.strategy.triplea.formatter.MyFormatter;
 import games.strategy.util.Tuple;
@@ -109,10 +113,41 @@ final class GameOutcome {
       nodeStep = ((Step) node).getStepName();
     } else if (node instanceof Event && ((Event) node).getDescription() != null) {
       visitor.visit(nodeRound, nodeStep, ((Event) node).getDescription());
+    } else if (node instanceof EventChild && ((EventChild) node).getRenderingData() instanceof DiceRoll) {
+      visitor.visit(nodeRound, nodeStep, diceText((EventChild) node));
     }
     final Enumeration<? extends TreeNode> children = node.children();
     while (children.hasMoreElements()) {
       forEachEvent(children.nextElement(), nodeRound, nodeStep, visitor);
+    }
+  }
+
+  /**
+   * A roll of a battle as the client's dice panel shows it: the engine's line ("Germans roll dice
+   * for 3 infantry in France, round 2 : 4,1,6") and the strength each die was rolled at, "(rolled
+   * at 2)" when all share one, so a scenario can expect a unit's attack without expecting dice.
+   */
+  private static String diceText(final EventChild roll) {
+    final DiceRoll dice = (DiceRoll) roll.getRenderingData();
+    final Set<Integer> strengths = new TreeSet<>();
+    final List<String> each = new ArrayList<>();
+    for (int i = 0; i < dice.size(); i++) {
+      final int strength = rolledAt(dice.getDie(i));
+      strengths.add(strength);
+      each.add(String.valueOf(strength));
+    }
+    final String at = strengths.size() == 1 ? strengths.iterator().next().toString() : String.join(",", each);
+    return roll.toString() + " (rolled at " + at + ")";
+  }
+
+  /** Die.getRolledAt is package-private in 1.9. */
+  private static int rolledAt(final Die die) {
+    try {
+      final java.lang.reflect.Method getter = Die.class.getDeclaredMethod("getRolledAt");
+      getter.setAccessible(true);
+      return (Integer) getter.invoke(die);
+    } catch (final ReflectiveOperationException e) {
+      throw new IllegalStateException("1.9's Die has no getRolledAt", e);
     }
   }
 

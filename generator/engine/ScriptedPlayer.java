@@ -2,6 +2,8 @@ package tripleagen.harness;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -22,6 +24,7 @@ import games.strategy.engine.message.IRemote;
 import games.strategy.triplea.TripleA;
 import games.strategy.triplea.ai.weakAI.DoesNothingAI;
 import games.strategy.triplea.attachments.AbstractUserActionAttachment;
+import games.strategy.triplea.attachments.UnitAttachment;
 import games.strategy.triplea.delegate.UserActionDelegate;
 import games.strategy.triplea.delegate.remote.IAbstractPlaceDelegate;
 import games.strategy.triplea.delegate.remote.IMoveDelegate;
@@ -185,11 +188,72 @@ final class ScriptedPlayer extends DoesNothingAI {
         notes.lines.add(getName() + " has not " + move.describe() + " to move" + where());
         continue;
       }
-      final String refused = delegate.move(units, new Route(path));
+      final Route route = new Route(path);
+      final Map<Unit, Collection<Unit>> airborne = airTransportLoads(units);
+      final List<Unit> ships = shipsToBoard(route, units, player);
+      final String refused = airborne.isEmpty()
+          ? delegate.move(units, route, ships)
+          : delegate.move(units, route, ships, airborne);
       if (refused != null) {
         notes.lines.add(getName() + " could not move " + move.describe() + where() + ": " + refused);
       }
     }
+  }
+
+  /**
+   * Land units that step from land into a sea zone board the player's transports there, as the
+   * client's move panel offers: the engine then chooses which transport takes which unit.
+   */
+  private static List<Unit> shipsToBoard(final Route route, final List<Unit> units, final PlayerID player) {
+    final List<Unit> ships = new ArrayList<>();
+    final boolean boarding = route.getSteps().size() > 0 && !route.getStart().isWater() && route.getSteps().get(0).isWater();
+    if (boarding && units.stream().anyMatch(unit -> !unitAttachment(unit).getIsSea() && !unitAttachment(unit).getIsAir())) {
+      for (final Unit unit : route.getSteps().get(0).getUnits().getUnits()) {
+        if (unit.getOwner().equals(player) && unitAttachment(unit).getIsSea() && unitAttachment(unit).getTransportCapacity() > 0) {
+          ships.add(unit);
+        }
+      }
+    }
+    return ships;
+  }
+
+  /**
+   * Which moved land units each moved air transport carries (paratroopers): as many as fit its
+   * capacity, in the order the script lists them. The engine moves a unit it is told an air
+   * transport carries with that transport.
+   */
+  private static Map<Unit, Collection<Unit>> airTransportLoads(final List<Unit> units) {
+    final Map<Unit, Collection<Unit>> loads = new LinkedHashMap<>();
+    final List<Unit> waiting = new ArrayList<>();
+    for (final Unit unit : units) {
+      if (unitAttachment(unit).getIsAirTransportable() && !unitAttachment(unit).getIsAir() && !unitAttachment(unit).getIsSea()) {
+        waiting.add(unit);
+      }
+    }
+    for (final Unit carrier : units) {
+      final UnitAttachment carrierType = unitAttachment(carrier);
+      if (!carrierType.getIsAirTransport()) {
+        continue;
+      }
+      int room = carrierType.getTransportCapacity();
+      final List<Unit> load = new ArrayList<>();
+      for (final Iterator<Unit> it = waiting.iterator(); it.hasNext();) {
+        final Unit unit = it.next();
+        if (unitAttachment(unit).getTransportCost() <= room) {
+          room -= unitAttachment(unit).getTransportCost();
+          load.add(unit);
+          it.remove();
+        }
+      }
+      if (!load.isEmpty()) {
+        loads.put(carrier, load);
+      }
+    }
+    return loads;
+  }
+
+  private static UnitAttachment unitAttachment(final Unit unit) {
+    return UnitAttachment.get(unit.getType());
   }
 
   /** Attempts the scripted user actions the game offers now (in each of the player's user-actions

@@ -148,15 +148,20 @@ def _no_message(value, report, _start):
     return not ok, evidence
 
 
-def _history_matching(value: str, report: dict) -> list[dict]:
-    return [e for e in report.get("history", []) if value.lower() in (e.get("event") or "").lower()]
+def _history_matching(parts: tuple[str, ...], report: dict) -> list[dict]:
+    return [e for e in report.get("history", [])
+            if all(part.lower() in (e.get("event") or "").lower() for part in parts)]
+
+
+def _parts(parts: tuple[str, ...]) -> str:
+    return " and ".join(f"'{part}'" for part in parts)
 
 
 def _history(value, report, _start):
     found = _history_matching(value, report)
     if found:
         return True, f"round {found[0]['round']}, step {found[0]['step']}: {found[0]['event']}"
-    return False, f"no history line contains '{value}'"
+    return False, f"no history line contains {_parts(value)}"
 
 
 def _no_history(value, report, _start):
@@ -164,7 +169,7 @@ def _no_history(value, report, _start):
     if found:
         more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
         return False, f"round {found[0]['round']}, step {found[0]['step']}: {found[0]['event']}{more}"
-    return True, f"no history line contains '{value}'"
+    return True, f"no history line contains {_parts(value)}"
 
 
 def _switches(value, report, _start):

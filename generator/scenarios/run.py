@@ -57,15 +57,27 @@ class ScenarioResult:
     scenario: Scenario
     run: Run
     control: Run | None = None
+    # control: same-game: how the game built without the rule differs from the built game, in game
+    # terms (none: the rule restates the game), or why it could not be built
+    differences: list[str] | None = None
 
     @property
     def backed(self) -> bool:
         return self.run.passed and self.control is not None and not self.control.passed and not self.control.error
 
+    @property
+    def restates(self) -> bool:
+        """A rule of control: same-game whose scenario passes and whose game is the same without it."""
+        return self.run.passed and self.differences == []
+
     def as_json(self) -> dict:
-        return {"id": self.scenario.id, "rules": self.scenario.rules, "passed": self.run.passed,
-                "backed": self.backed, "run": self.run.as_json(),
-                "control": self.control.as_json() if self.control else None}
+        found = {"id": self.scenario.id, "rules": self.scenario.rules, "passed": self.run.passed,
+                 "backed": self.backed, "run": self.run.as_json(),
+                 "control": self.control.as_json() if self.control else None}
+        if self.differences is not None:
+            found["restates"] = self.restates
+            found["differences"] = self.differences
+        return found
 
 
 @dataclass
@@ -116,12 +128,31 @@ def _without(rule_ids: list[str]):
 
 
 def build_xml(spec_path: Path, without: list[str] = ()) -> bytes:
+    return _build(spec_path, without).xml_bytes
+
+
+def _build(spec_path: Path, without: list[str]):
     from generator.build.pipeline import compile_game, load_spec
 
     # A control only needs the game XML: the spec's assets may name what the left-out rules make.
     loaded = load_spec(spec_path, edit_rules=_without(list(without)) if without else None,
                        check_assets=not without)
-    return compile_game(loaded).xml_bytes
+    return compile_game(loaded)
+
+
+def _differences_without(spec_path: Path, scenario: Scenario, built) -> list[str]:
+    """For control: same-game, the changes from the game built without the scenario's rules to the
+    built game, in game terms, leaving out the game notes (they list the rules, so they always differ)."""
+    from generator.build.diff import diff_games
+
+    try:
+        with _BUILDING:
+            without = _build(spec_path, scenario.rules + scenario.control_also_without).game
+    except DiagnosticError as err:
+        return ["the spec without " + ", ".join(scenario.rules) + " does not build: "
+                + "; ".join(d.format() for d in err.diagnostics[:3])]
+    return [change.text for change in diff_games(without, built)
+            if not (change.section == "properties" and change.text.startswith(("property notes ", "new property notes ")))]
 
 
 def play_options(scenario: Scenario, names: GameNames) -> list[str]:
@@ -216,12 +247,14 @@ def test_spec(spec_path: Path, only: str | None = None, controls: bool = True, p
             if progress:
                 progress(f"scenario {scenario.id}")
             run = play_variant(scenario, variants[scenario.id], game_name, own, map_dir)
-            control = None
+            control, differences = None, None
             if controls and scenario.control:
                 if progress:
                     progress(f"scenario {scenario.id}: control without {', '.join(scenario.rules)}")
                 control = _control(spec_path, scenario, game_name, own, map_dir)
-            return ScenarioResult(scenario, run, control)
+            if controls and scenario.same_game:
+                differences = _differences_without(spec_path, scenario, compiled.game)
+            return ScenarioResult(scenario, run, control, differences)
 
         if jobs <= 1 or len(scenarios) <= 1:
             return [play(index, scenario) for index, scenario in enumerate(scenarios)]
@@ -312,13 +345,18 @@ def rule_backing(loaded: LoadedScenarios, results: dict | None) -> dict[str, str
     not run, or stale (the spec changed since test ran)."""
     by_id = {s["id"]: s for s in (results or {}).get("scenarios", [])}
     verdicts: dict[str, str] = {}
-    rank = ["backed", "control passes", "control error", "passes (no control)", "scenario fails", "not run", "stale"]
+    rank = ["backed", "restates the game", "control passes", "control error", "not the same game",
+            "passes (no control)", "scenario fails", "not run", "stale"]
     for scenario in loaded.scenarios:
         result = by_id.get(scenario.id)
         if results and results.get("stale"):
             verdict = "stale"
         elif result is None:
             verdict = "not run"
+        elif scenario.same_game:
+            verdict = "scenario fails" if not result["passed"] else (
+                "restates the game" if result.get("restates") else
+                "not the same game" if result.get("differences") else "passes (no control)")
         elif not scenario.control:
             verdict = "passes (no control)" if result["passed"] else "scenario fails"
         elif result["backed"]:

@@ -105,6 +105,9 @@ class Scenario:
     control_also_without: list[str] = field(default_factory=list)
     control_positions: list[Position] = field(default_factory=list)
     control: bool = True  # false: a check that holds with or without the rule; it backs nothing
+    # control: same-game: the rule restates the game (the base's set-up, a default), so no control
+    # can fail; test checks instead that the game built without it is the same game
+    same_game: bool = False
 
 
 class _Reader:
@@ -223,11 +226,16 @@ def _read_scenario(r: _Reader, item, pos: Position) -> Scenario | None:
     also_items = body.get("control_also_without") if isinstance(body.get("control_also_without"), list) else [None]
     also_positions = [_item_pos(also_items, i, at("control_also_without")) for i in range(len(also))]
     control = body.get("control", True)
-    if not isinstance(control, bool):
-        r.error("TG201", f"control must be true or false, not {control!r}", at("control"),
-                "control: false for a check that holds with or without the rule (it backs nothing)")
+    same_game = control == "same-game"
+    if same_game:
+        control = False
+    elif not isinstance(control, bool):
+        r.error("TG201", f"control must be true, false or same-game, not {control!r}", at("control"),
+                "control: false for a check that holds with or without the rule (it backs nothing); same-game "
+                "for a rule that restates the game (test checks that the game built without it is the same)")
         control = True
-    return Scenario(ident, rules, text, given, play, expect, pos, rule_positions, also, also_positions, control)
+    return Scenario(ident, rules, text, given, play, expect, pos, rule_positions, also, also_positions, control,
+                    same_game)
 
 
 def _read_given(r: _Reader, value, pos: Position) -> Given:
@@ -506,11 +514,13 @@ def _expectation_value(r: _Reader, kind: str, raw, pos: Position):
             return None
         return {str(name): on for name, on in switches.items()}
     if kind in ("history", "no_history"):
-        text = raw if isinstance(raw, str) and raw else None
-        if text is None:
-            r.error("TG201", f"{kind} takes the text of a history line (a part of it)", pos,
-                    "e.g. no_history: could not land")
-        return text
+        # A list: one line holds every part (a battle's roll: the units and the strength they rolled at).
+        parts = [raw] if isinstance(raw, str) else raw
+        if not isinstance(parts, list) or not parts or not all(isinstance(part, str) and part for part in parts):
+            r.error("TG201", f"{kind} takes the text of a history line (a part of it), or a list of parts "
+                    "one line holds", pos, "e.g. no_history: could not land; history: [2 marines in Kiangsu, rolled at 2]")
+            return None
+        return tuple(parts)
     if kind == "no_exception":
         if raw is not True:
             r.error("TG201", "no_exception takes true", pos, "")

@@ -1,5 +1,6 @@
 """Every scenario of the example specs, played in the real engine with its control: each passes,
-and each control fails (the rule it backs is what makes it pass). A macro change that stops a rule
+and each control fails (the rule it backs is what makes it pass); a rule that restates the game
+(control: same-game) builds the same game without it. A macro change that stops a rule
 from working, or makes it work without the rule, fails here."""
 from __future__ import annotations
 
@@ -22,8 +23,12 @@ def test_every_scenario_passes_and_every_control_fails(spec, tmp_path, monkeypat
         monkeypatch.setenv("TRIPLEA_MAPS", str(GLOBAL_MAP_DIR.parent))
     status = main(["test", str(spec), "-o", str(tmp_path), "--format", "json"])
     document = json.loads(capsys.readouterr().out)
-    wrong = [f"{r['id']}: " + ("passes, but its control passes too or could not be played" if r["passed"] else
+    wrong = [f"{r['id']}: " + ("passes, but its control passes too or could not be played" if r["passed"] and
+                               r["control"] is not None else
+                               "passes, but without its rule the game is not the same: " + "; ".join(r["differences"])
+                               if r["passed"] else
                                "; ".join(e["evidence"] for e in r["run"]["expectations"] if not e["passed"])
                                or r["run"]["error"])
-             for r in document["scenarios"] if not r["passed"] or (r["control"] is not None and not r["backed"])]
+             for r in document["scenarios"] if not r["passed"] or (r["control"] is not None and not r["backed"])
+             or r.get("differences")]
     assert not wrong and status == 0, "\n".join(wrong)

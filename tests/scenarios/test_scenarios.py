@@ -445,3 +445,76 @@ def test_a_scripted_player_takes_its_political_action(tmp_path, capsys):
     assert "ok   relationships (line 17): Italians-Russians: War" in out
     assert "FAIL relationships (line 17): Italians-Russians: Neutrality (expected War)" in out
     assert "=> backed" in out
+
+
+def test_a_history_expectation_of_parts_needs_one_line_with_all_of_them():
+    from generator.core.diagnostics import Position
+    from generator.scenarios.check import evaluate
+    from generator.scenarios.spec import Expectation
+
+    report = {"history": [{"round": 1, "step": "britishBattle", "event": "British roll dice for 2 marines in Holland "
+                           "Belgium, round 2 : 2,4 (rolled at 1)"},
+                          {"round": 1, "step": "britishBattle", "event": "Germans roll dice for 4 infantry in Holland "
+                           "Belgium, round 2 : 1,1,5,6 (rolled at 2)"}]}
+    wanted = Expectation("history", ("2 marines in Holland Belgium", "(rolled at 2)"), Position("s.yaml", 3, 9))
+    (outcome,) = evaluate([wanted], report, {})
+    assert not outcome.passed  # each part is on a line, but not both on one
+    assert outcome.evidence == "no history line contains '2 marines in Holland Belgium' and '(rolled at 2)'"
+    report["history"][0]["event"] = report["history"][0]["event"].replace("(rolled at 1)", "(rolled at 2)")
+    (outcome,) = evaluate([wanted], report, {})
+    assert outcome.passed and outcome.evidence.startswith("round 1, step britishBattle: British roll dice")
+
+
+def test_history_parts_must_be_text(tmp_path):
+    spec = write_spec(tmp_path, """\
+scenarios:
+  - id: parts
+    rule: PAY
+    expect:
+      - history: [marines, 3]
+      - no_history: []
+    control: sometimes
+""")
+    found = [(d.code, d.position.line, d.message) for d in diagnostics_of(spec)]
+    wrong_parts = "takes the text of a history line (a part of it), or a list of parts one line holds"
+    assert ("TG201", 15, f"history {wrong_parts}") in found
+    assert ("TG201", 16, f"no_history {wrong_parts}") in found
+    assert ("TG201", 17, "control must be true, false or same-game, not 'sometimes'") in found
+
+
+SAME_GAME_SCENARIOS = """\
+rules:
+  - {id: POLITICS, text: The powers conduct politics., change: {properties: {Use Politics: true}}}
+  - {id: DEARER, text: Infantry costs 4., change: {units: {infantry: {cost: 4}}}}
+scenarios:
+  - id: politics-as-in-the-base
+    rule: POLITICS
+    control: same-game
+    given: {round: 1, step: italiansPolitics}
+    play: {until: {step: italiansCombatMove}}
+    expect: [{no_exception: true}]
+  - id: dearer-infantry
+    rule: DEARER
+    control: same-game
+    given: {round: 1, step: italiansPolitics}
+    play: {until: {step: italiansCombatMove}}
+    expect: [{no_exception: true}]
+"""
+
+
+@requires_engine
+def test_same_game_control_tells_a_restated_rule_from_one_that_changes_the_game(tmp_path, capsys):
+    """control: same-game backs a rule only when the game built without it is the same game; a rule
+    that changes the game gets TG209 with the change in game terms."""
+    spec = write_spec(tmp_path, SAME_GAME_SCENARIOS)
+    assert main(["test", str(spec), "-o", str(tmp_path / "out")]) == 1
+    captured = capsys.readouterr()
+    assert "  built without POLITICS: the same game\n  => restates the game" in captured.out
+    assert "  built without DEARER: not the same game (1 change)\n    infantry cost 3 → 4\n" in captured.out
+    assert "error[TG209]: scenario 'dearer-infantry': the game built without DEARER is not the same game: " \
+           "infantry cost 3 → 4\n" in captured.err
+    assert main(["report", str(spec), "--results", str(tmp_path / "out" / "scenario-results" / "pact.json")]) == 0
+    out = capsys.readouterr().out
+    assert "POLITICS  enforced  restates the game" in out and "DEARER    enforced  not the same game" in out
+    assert "0 of 2 enforced rules backed by a passing scenario whose control fails (triplea-gen test); " \
+           "1 restate the game (the same game without them) and their scenario passes" in out
