@@ -162,11 +162,7 @@ def test_counts_per_status_equal_the_reference_table(report):
 # the spec without the rule).
 UNBACKED = {
     "S001-R07": "restates the base game: without it the Commonwealth is Unfriendly_Neutral to Neutral_Axis all the same",
-    "S001-R64": "Canada itself: the spec without it is the mod without Canada, which half the rules name",
-    "S001-R81": "conditions of the special transports (R80, R85), which go with it in a control; the scenario "
-                "italian-transport-needs-italian-africa shows it acting, without a control",
     "S001-R86": "restates the base game: Vichy is no ally of Italy, so it never counted for North Africa",
-    "S001-R98": "Vichy itself: the spec without it is the mod without Vichy, which every Vichy rule names",
 }
 
 
