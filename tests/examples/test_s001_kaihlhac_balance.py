@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from engine_play import load_and_play, player, when_fired
+from engine_play import air_removed_before_battle, load_and_play, player, when_fired
 from conftest import REPO, SHARED, SHARED_MISSING, build_game, requires_engine
 from generator.cli.main import main
 from generator.scenarios.run import load_scenarios
@@ -248,6 +248,17 @@ def test_canada_takes_its_turn_between_china_and_britain(built, played):
     assert canada_now["units"] != start
     assert sum(canada_now["units"].values()) > sum(start.values())
     assert canada_now["resources"]["PUs"] != 8
+
+
+@requires_engine
+@pytest.mark.engine
+def test_easy_rounds_remove_no_aircraft_between_a_combat_move_and_its_battle(built, played):
+    """Issue 18: no step between a player's combat move and its battle runs the air-landing check
+    (s000's inserted place steps once removed Germany's bombers there). Two rounds of the easy AI."""
+    steps = [s.get("name") for s in etree.parse(str(built)).getroot().iterfind("gamePlay/sequence/step")]
+    assert steps.index("germansCombatMove") + 1 < steps.index("germansBattle")  # there are steps between
+    assert played.rounds_completed == 2
+    assert air_removed_before_battle(played, built) == []
 
 
 @requires_engine
