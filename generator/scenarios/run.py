@@ -159,7 +159,7 @@ def play_options(scenario: Scenario, names: GameNames) -> list[str]:
     """The harness's play options for the scenario in a game with these names: each player gets its AI;
     a scripted action the game lacks (a control left its rule out) is not attempted."""
     given, play = scenario.given, scenario.play
-    options = ["--rounds", str(play.rounds), "--ai", "easy" if play.ai == "none" else play.ai,
+    options = ["--rounds", str(play.rounds), "--ai", "easy" if play.ai in ("none", "idle") else play.ai,
                "--seed", str(play.seed), "--history", "true"]
     for player in names.players:  # every player named: the harness's own default is the easy AI
         options += ["--player-ai", f"{player}={play.players.get(player, play.ai)}"]

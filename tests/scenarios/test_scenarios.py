@@ -518,3 +518,32 @@ def test_same_game_control_tells_a_restated_rule_from_one_that_changes_the_game(
     assert "POLITICS  enforced  restates the game" in out and "DEARER    enforced  not the same game" in out
     assert "0 of 2 enforced rules backed by a passing scenario whose control fails (triplea-gen test); " \
            "1 restate the game (the same game without them) and their scenario passes" in out
+
+
+IDLE_SCENARIOS = """\
+scenarios:
+  - id: an-idle-italy-keeps-its-money
+    rule: OBJ
+    control: false
+    given: {round: 1, step: italiansPurchase, resources: {Italians: {PUs: 20}}}
+    play: {until: {step: endRoundStep}, players: {Italians: idle}}
+    expect:
+      - resources: {Italians: {PUs: {at_least: 20}}}
+      - no_history: Italians buy
+  - id: a-do-nothing-italy-spends-and-throws-away-its-money
+    rule: OBJ
+    control: false
+    given: {round: 1, step: italiansPurchase, resources: {Italians: {PUs: 20}}}
+    play: {until: {step: endRoundStep}, players: {Italians: none}}
+    expect:
+      - resources: {Italians: {PUs: 0}}
+      - history: Italians removes resources
+"""
+
+
+@requires_engine
+def test_an_idle_player_buys_nothing_and_keeps_its_money(tmp_path, capsys):
+    """1.9's do-nothing AI buys as the easy AI does and throws its money away at its end turn; the
+    harness's idle player does neither."""
+    out = played(tmp_path, capsys, IDLE_SCENARIOS)
+    assert "PASS an-idle-italy-keeps-its-money" in out and "PASS a-do-nothing-italy-spends" in out
