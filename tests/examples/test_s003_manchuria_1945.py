@@ -258,11 +258,13 @@ def test_every_scenario_uses_names_the_built_game_has_and_every_enforced_rule_bu
     assert loaded.warnings == []
     _, collector = prepare_variants(build_xml(SPEC), loaded.scenarios)
     assert collector.diagnostics == []
-    # the one the scenarios cannot show (see the final comment of the scenarios): a property the game's
-    # base types already have; the purchases and placements of S003-R13, R41 and R47 are scripted
+    # R09 spells out the engine's default for the armies (isAirTransportable false), so its scenario checks
+    # that the game built without it is the same game; the purchases and placements of S003-R13, R41 and
+    # R47 are scripted
     enforced = {rule["id"] for rule in report(capsys)["rules"] if rule["status"] == "enforced"}
     with_scenario = {rule for scenario in loaded.scenarios if scenario.control for rule in scenario.rules}
-    assert enforced - with_scenario == {"S003-R09"}
+    same_game = {rule for scenario in loaded.scenarios if scenario.same_game for rule in scenario.rules}
+    assert enforced - with_scenario == same_game == {"S003-R09"}
 
 
 @requires_engine

@@ -486,7 +486,14 @@ SAME_GAME_SCENARIOS = """\
 rules:
   - {id: POLITICS, text: The powers conduct politics., change: {properties: {Use Politics: true}}}
   - {id: DEARER, text: Infantry costs 4., change: {units: {infantry: {cost: 4}}}}
+  - {id: GROUNDED, text: Infantry cannot fly., change: {units: {infantry: {isAirTransportable: false}}}}
 scenarios:
+  - id: infantry-flies-in-nothing
+    rule: GROUNDED
+    control: same-game
+    given: {round: 1, step: italiansPolitics}
+    play: {until: {step: italiansCombatMove}}
+    expect: [{no_exception: true}]
   - id: politics-as-in-the-base
     rule: POLITICS
     control: same-game
@@ -510,14 +517,16 @@ def test_same_game_control_tells_a_restated_rule_from_one_that_changes_the_game(
     assert main(["test", str(spec), "-o", str(tmp_path / "out")]) == 1
     captured = capsys.readouterr()
     assert "  built without POLITICS: the same game\n  => restates the game" in captured.out
+    # an option written at the engine's own default (the catalog's `default:`) changes nothing
+    assert "  built without GROUNDED: the same game\n  => restates the game" in captured.out
     assert "  built without DEARER: not the same game (1 change)\n    infantry cost 3 → 4\n" in captured.out
     assert "error[TG209]: scenario 'dearer-infantry': the game built without DEARER is not the same game: " \
            "infantry cost 3 → 4\n" in captured.err
     assert main(["report", str(spec), "--results", str(tmp_path / "out" / "scenario-results" / "pact.json")]) == 0
     out = capsys.readouterr().out
     assert "POLITICS  enforced  restates the game" in out and "DEARER    enforced  not the same game" in out
-    assert "0 of 2 enforced rules backed by a passing scenario whose control fails (triplea-gen test); " \
-           "1 restate the game (the same game without them) and their scenario passes" in out
+    assert "0 of 3 enforced rules backed by a passing scenario whose control fails (triplea-gen test); " \
+           "2 restate the game (the same game without them) and their scenario passes" in out
 
 
 IDLE_SCENARIOS = """\
