@@ -314,7 +314,27 @@ def _control(spec_path: Path, scenario: Scenario, game_name: str, folder: Path, 
     except DiagnosticError as err:
         return Run([], 0.0, "error", "the spec without " + ", ".join(scenario.rules) + " does not build: "
                    + "; ".join(d.format() for d in err.diagnostics[:3]))
-    return play_variant(scenario, variant, game_name, folder, map_dir)
+    run = play_variant(scenario, variant, game_name, folder, map_dir)
+    if run.stopped_by == "error":
+        run.error += _control_game_errors(variant.xml)
+    return run
+
+
+def _control_game_errors(xml: bytes) -> str:
+    """Why the engine refused a control, as validate finds it: a control is built without
+    validation, so what its left-out rules made and other rules still name (a player, a condition)
+    reaches the engine. Such rules belong in control_also_without."""
+    from lxml import etree
+
+    from generator.check.validate import validate_tree
+
+    found = [d for d in validate_tree(etree.ElementTree(_root(xml)), engine="1.9", source="control game")
+             if d.severity == "error"]
+    if not found:
+        return ""
+    shown = "; ".join(d.message for d in found[:3]) + (f" (and {len(found) - 3} more)" if len(found) > 3 else "")
+    return (f"; the game without the rules has errors: {shown} (leave out the rules that name what the backed "
+            "rules make too: control_also_without)")
 
 
 def _root(xml: bytes):

@@ -556,3 +556,30 @@ def test_an_idle_player_buys_nothing_and_keeps_its_money(tmp_path, capsys):
     harness's idle player does neither."""
     out = played(tmp_path, capsys, IDLE_SCENARIOS)
     assert "PASS an-idle-italy-keeps-its-money" in out and "PASS a-do-nothing-italy-spends" in out
+
+
+@requires_engine
+def test_a_control_the_engine_refuses_says_which_names_are_missing(tmp_path, capsys):
+    """A control is built without validation; when a rule left in names the player the backed rule
+    makes, the engine refuses the game, and the report says what validate finds missing."""
+    spec = write_spec(tmp_path, """\
+rules:
+  - {id: POLES, text: Poland is a power., use: new_power,
+     with: {player: Poles, template: Italians, capital: Warsaw, take_units: false, pus: 5}}
+  - {id: CAPTURE, text: The Poles capture infantry they overrun.,
+     change: {units: {infantry: {canBeCapturedOnEnteringBy: "Germans:Poles"}}}}
+assets:
+  players:
+    Poles: {color: "#C0C0C0"}
+scenarios:
+  - id: poland-exists
+    rule: POLES
+    play: {until: {step: germansCombatMove}}
+    expect:
+      - resources: {Poles: {PUs: 5}}
+""")
+    assert main(["test", str(spec), "-o", str(tmp_path / "out")]) == 1
+    out = capsys.readouterr().out
+    assert "PASS poland-exists" in out and "could not be played" in out
+    assert "the game without the rules has errors: " in out and "'Poles'" in out
+    assert "control_also_without" in out
