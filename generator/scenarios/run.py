@@ -23,7 +23,7 @@ from generator.core.diagnostics import (
 from generator.read.yamlio import LocatedList, load_yaml_file
 from generator.scenarios.check import Outcome, evaluate
 from generator.scenarios.spec import Scenario, read_scenarios
-from generator.scenarios.variant import GameNames, Variant, apply_given, check_names
+from generator.scenarios.variant import GameNames, Variant, apply_given, check_names, given_within
 
 RESULTS_VERSION = 1
 # Builds share process-wide state (the template sandbox's budget, the paused collector): one at a time.
@@ -309,12 +309,15 @@ def _control(spec_path: Path, scenario: Scenario, game_name: str, folder: Path, 
     try:
         with _BUILDING:
             xml = build_xml(spec_path, scenario.rules + scenario.control_also_without)
-            discard = Collector()  # names of the dropped rules are missing here, and that is the point
-            variant = apply_given(xml, scenario.given, discard)
+            # what the left-out rules made is missing here, and that is the point: the parts of the
+            # given that name it are left out (the engine would refuse the game)
+            given, left_out = given_within(scenario.given, GameNames.of(_root(xml)))
+            variant = apply_given(xml, given, Collector())
     except DiagnosticError as err:
         return Run([], 0.0, "error", "the spec without " + ", ".join(scenario.rules) + " does not build: "
                    + "; ".join(d.format() for d in err.diagnostics[:3]))
     run = play_variant(scenario, variant, game_name, folder, map_dir)
+    run.script_notes[:0] = [f"the control game has no such names: given {what} left out" for what in left_out]
     if run.stopped_by == "error":
         run.error += _control_game_errors(variant.xml)
     return run

@@ -583,3 +583,31 @@ scenarios:
     assert "PASS poland-exists" in out and "could not be played" in out
     assert "the game without the rules has errors: " in out and "'Poles'" in out
     assert "control_also_without" in out
+
+
+@requires_engine
+def test_a_control_leaves_out_the_given_that_names_what_its_rule_makes(tmp_path, capsys):
+    """The given may set up the player the backed rule makes; the control's game has no such player,
+    so those parts of the given are left out (and noted) instead of making the engine refuse it."""
+    out = played(tmp_path, capsys, """\
+rules:
+  - {id: POLES, text: Poland is a power., use: new_power,
+     with: {player: Poles, template: Italians, capital: Warsaw, take_units: false, pus: 5}}
+assets:
+  players:
+    Poles: {color: "#C0C0C0"}
+scenarios:
+  - id: a-polish-army
+    rule: POLES
+    given:
+      round: 1
+      step: germansCombatMove
+      units: [{territory: Warsaw, owner: Poles, add: {infantry: 2}}]
+      resources: {Poles: {PUs: 12}}
+    play: {until: {step: germansBattle}}
+    expect:
+      - units: {territory: Warsaw, owner: Poles, units: {infantry: 2}}
+""")
+    assert "    note: the control game has no such names: given units in Warsaw of Poles left out\n" \
+           "    note: the control game has no such names: given resources of Poles left out\n" in out
+    assert "FAIL units (line 22): Warsaw: infantry 0 (expected 2)" in out and "=> backed" in out
