@@ -151,15 +151,38 @@ def _differences_without(spec_path: Path, scenario: Scenario, built) -> list[str
     except DiagnosticError as err:
         return ["the spec without " + ", ".join(scenario.rules) + " does not build: "
                 + "; ".join(d.format() for d in err.diagnostics[:3])]
-    return [change.text for change in diff_games(without, built)
+    changes = diff_games(_without_engine_defaults(without), _without_engine_defaults(built))
+    return [change.text for change in changes
             if not (change.section == "properties" and change.text.startswith(("property notes ", "new property notes ")))]
+
+
+def _without_engine_defaults(game):
+    """A shallow copy of the game whose attachments leave out every option written at the value the
+    engine gives it anyway (the catalog's `default:`): a rule that spells out a default changes nothing."""
+    import copy
+    import dataclasses
+
+    from generator.check.catalog import load_catalog
+
+    if not game.attachments:
+        return game
+    catalog = load_catalog()
+    kept = []
+    for attachment in game.attachments:
+        known = catalog.classes.get(attachment.class_name)
+        options = [o for o in attachment.options if known is None or known.options.get(o.name) is None
+                   or known.options[o.name].default is None or o.value != known.options[o.name].default]
+        kept.append(attachment if len(options) == len(attachment.options) else dataclasses.replace(attachment, options=options))
+    plain = copy.copy(game)
+    plain.attachments = kept
+    return plain
 
 
 def play_options(scenario: Scenario, names: GameNames) -> list[str]:
     """The harness's play options for the scenario in a game with these names: each player gets its AI;
     a scripted action the game lacks (a control left its rule out) is not attempted."""
     given, play = scenario.given, scenario.play
-    options = ["--rounds", str(play.rounds), "--ai", "easy" if play.ai == "none" else play.ai,
+    options = ["--rounds", str(play.rounds), "--ai", "easy" if play.ai in ("none", "idle") else play.ai,
                "--seed", str(play.seed), "--history", "true"]
     for player in names.players:  # every player named: the harness's own default is the easy AI
         options += ["--player-ai", f"{player}={play.players.get(player, play.ai)}"]

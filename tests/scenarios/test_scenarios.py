@@ -486,7 +486,14 @@ SAME_GAME_SCENARIOS = """\
 rules:
   - {id: POLITICS, text: The powers conduct politics., change: {properties: {Use Politics: true}}}
   - {id: DEARER, text: Infantry costs 4., change: {units: {infantry: {cost: 4}}}}
+  - {id: GROUNDED, text: Infantry cannot fly., change: {units: {infantry: {isAirTransportable: false}}}}
 scenarios:
+  - id: infantry-flies-in-nothing
+    rule: GROUNDED
+    control: same-game
+    given: {round: 1, step: italiansPolitics}
+    play: {until: {step: italiansCombatMove}}
+    expect: [{no_exception: true}]
   - id: politics-as-in-the-base
     rule: POLITICS
     control: same-game
@@ -510,11 +517,42 @@ def test_same_game_control_tells_a_restated_rule_from_one_that_changes_the_game(
     assert main(["test", str(spec), "-o", str(tmp_path / "out")]) == 1
     captured = capsys.readouterr()
     assert "  built without POLITICS: the same game\n  => restates the game" in captured.out
+    # an option written at the engine's own default (the catalog's `default:`) changes nothing
+    assert "  built without GROUNDED: the same game\n  => restates the game" in captured.out
     assert "  built without DEARER: not the same game (1 change)\n    infantry cost 3 → 4\n" in captured.out
     assert "error[TG209]: scenario 'dearer-infantry': the game built without DEARER is not the same game: " \
            "infantry cost 3 → 4\n" in captured.err
     assert main(["report", str(spec), "--results", str(tmp_path / "out" / "scenario-results" / "pact.json")]) == 0
     out = capsys.readouterr().out
     assert "POLITICS  enforced  restates the game" in out and "DEARER    enforced  not the same game" in out
-    assert "0 of 2 enforced rules backed by a passing scenario whose control fails (triplea-gen test); " \
-           "1 restate the game (the same game without them) and their scenario passes" in out
+    assert "0 of 3 enforced rules backed by a passing scenario whose control fails (triplea-gen test); " \
+           "2 restate the game (the same game without them) and their scenario passes" in out
+
+
+IDLE_SCENARIOS = """\
+scenarios:
+  - id: an-idle-italy-keeps-its-money
+    rule: OBJ
+    control: false
+    given: {round: 1, step: italiansPurchase, resources: {Italians: {PUs: 20}}}
+    play: {until: {step: endRoundStep}, players: {Italians: idle}}
+    expect:
+      - resources: {Italians: {PUs: {at_least: 20}}}
+      - no_history: Italians buy
+  - id: a-do-nothing-italy-spends-and-throws-away-its-money
+    rule: OBJ
+    control: false
+    given: {round: 1, step: italiansPurchase, resources: {Italians: {PUs: 20}}}
+    play: {until: {step: endRoundStep}, players: {Italians: none}}
+    expect:
+      - resources: {Italians: {PUs: 0}}
+      - history: Italians removes resources
+"""
+
+
+@requires_engine
+def test_an_idle_player_buys_nothing_and_keeps_its_money(tmp_path, capsys):
+    """1.9's do-nothing AI buys as the easy AI does and throws its money away at its end turn; the
+    harness's idle player does neither."""
+    out = played(tmp_path, capsys, IDLE_SCENARIOS)
+    assert "PASS an-idle-italy-keeps-its-money" in out and "PASS a-do-nothing-italy-spends" in out
