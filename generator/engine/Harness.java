@@ -114,8 +114,8 @@ public final class Harness {
         case "--player-ai": {
           final int equals = value.indexOf('=');
           final String ai = equals < 0 ? "" : value.substring(equals + 1);
-          if (!ai.equals("easy") && !ai.equals("fast") && !ai.equals("none")) {
-            throw new IllegalArgumentException("--player-ai takes PLAYER=easy|fast|none, not " + value);
+          if (!ai.equals("easy") && !ai.equals("fast") && !ai.equals("none") && !ai.equals("idle")) {
+            throw new IllegalArgumentException("--player-ai takes PLAYER=easy|fast|none|idle, not " + value);
           }
           options.playerAi.put(value.substring(0, equals), ai);
           break;

@@ -212,15 +212,14 @@ final class PlayMode {
     return step.getPlayerId() == null ? "" : step.getPlayerId().getName();
   }
 
-  /** The created players, with a ScriptedPlayer instead of each player the scenario scripts. */
+  /** The created players, with a ScriptedPlayer instead of each player the scenario scripts or makes idle. */
   private Set<IGamePlayer> withScriptedPlayers(final Set<IGamePlayer> created) {
-    if (options.scripts.isEmpty()) {
-      return created;
-    }
     final Set<IGamePlayer> players = new HashSet<>();
     for (final IGamePlayer player : created) {
       final Script script = options.scripts.get(player.getName());
-      players.add(script == null ? player : new ScriptedPlayer(player.getName(), script, scriptNotes));
+      final boolean idle = "idle".equals(options.playerAi.get(player.getName()));
+      players.add(script == null && !idle ? player
+          : new ScriptedPlayer(player.getName(), script == null ? new Script() : script, scriptNotes, idle));
     }
     return players;
   }
@@ -230,6 +229,7 @@ final class PlayMode {
       case "fast":
         return TripleA.FAST_COMPUTER_PLAYER_TYPE;
       case "none":
+      case "idle": // replaced by an idle ScriptedPlayer
         return TripleA.DOESNOTHINGAI_COMPUTER_PLAYER_TYPE;
       default:
         return TripleA.WEAK_COMPUTER_PLAYER_TYPE;

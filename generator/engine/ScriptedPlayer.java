@@ -27,6 +27,7 @@ import games.strategy.triplea.ai.weakAI.DoesNothingAI;
 import games.strategy.triplea.attachments.AbstractUserActionAttachment;
 import games.strategy.triplea.attachments.UnitAttachment;
 import games.strategy.triplea.delegate.UserActionDelegate;
+import games.strategy.triplea.delegate.remote.IAbstractForumPosterDelegate;
 import games.strategy.triplea.delegate.remote.IAbstractPlaceDelegate;
 import games.strategy.triplea.delegate.remote.IMoveDelegate;
 import games.strategy.triplea.delegate.remote.IPoliticsDelegate;
@@ -46,11 +47,22 @@ import games.strategy.util.IntegerMap;
 final class ScriptedPlayer extends DoesNothingAI {
   private final Script script;
   private final Script.Notes notes;
+  // An idle player buys nothing but what it is scripted to and keeps its money at the end of its
+  // turn, where 1.9's do-nothing AI buys as the easy AI does and then throws its money away.
+  private final boolean idle;
 
-  ScriptedPlayer(final String name, final Script script, final Script.Notes notes) {
+  ScriptedPlayer(final String name, final Script script, final Script.Notes notes, final boolean idle) {
     super(name, TripleA.DOESNOTHINGAI_COMPUTER_PLAYER_TYPE);
     this.script = script;
     this.notes = notes;
+    this.idle = idle;
+  }
+
+  @Override
+  protected void endTurn(final IAbstractForumPosterDelegate delegate, final GameData data, final PlayerID player) {
+    if (!idle) {
+      super.endTurn(delegate, data, player);
+    }
   }
 
   private void recordNotOffered(final String action) {
@@ -98,7 +110,9 @@ final class ScriptedPlayer extends DoesNothingAI {
   protected void purchase(final boolean bid, final int pusToSpend, final IPurchaseDelegate delegate,
       final GameData data, final PlayerID player) {
     if (script.purchases.isEmpty() || bid) {
-      super.purchase(bid, pusToSpend, delegate, data, player);
+      if (!idle) {
+        super.purchase(bid, pusToSpend, delegate, data, player);
+      }
       return;
     }
     final IntegerMap<ProductionRule> bought = new IntegerMap<>();

@@ -342,7 +342,7 @@ def unit_image(unit: str, kind: str, player_color: str, damaged: bool = False,
     elif kind == "air":
         _aircraft(draw, box, ink)
     elif kind == "building":
-        _factory(draw, box, ink)
+        (_seat_of_government if is_seat_of_government(unit) else _factory)(draw, box, ink)
     else:
         symbol = land_symbol(unit)
         draw.rectangle(box, outline=ink, width=2)
@@ -407,6 +407,26 @@ def _ship(draw: ImageDraw.ImageDraw, box, ink) -> None:
                  fill=ink)
     draw.rectangle((x0 + w * 0.35, y0 + h * 0.25, x0 + w * 0.65, y0 + h * 0.55), fill=ink)
     draw.line((x0 + w * 0.5, y0, x0 + w * 0.5, y0 + h * 0.25), fill=ink, width=2)
+
+
+SEAT_WORDS = ("government", "capital", "seat", "hq", "headquarters", "palace")
+
+
+def is_seat_of_government(unit: str) -> bool:
+    """A building named as a seat of government (a minor country's capital marker in a unit), which
+    should not look like the factory a player can build in."""
+    return any(word in SEAT_WORDS for word in unit_words(unit))
+
+
+def _seat_of_government(draw: ImageDraw.ImageDraw, box, ink) -> None:
+    """A flag on its pole above a stepped base."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    pole = x0 + w * 0.3
+    draw.rectangle((x0 + w * 0.1, y1 - h * 0.12, x1 - w * 0.1, y1), fill=ink)
+    draw.rectangle((x0 + w * 0.2, y1 - h * 0.24, x1 - w * 0.2, y1 - h * 0.12), fill=ink)
+    draw.line((pole, y0, pole, y1 - h * 0.24), fill=ink, width=2)
+    draw.polygon(((pole, y0), (x1 - w * 0.05, y0 + h * 0.2), (pole, y0 + h * 0.4)), fill=ink)
 
 
 def _factory(draw: ImageDraw.ImageDraw, box, ink) -> None:

@@ -23,7 +23,7 @@ from generator.core.diagnostics import (
 from generator.read.yamlio import LocatedList, load_yaml_file
 from generator.scenarios.check import Outcome, evaluate
 from generator.scenarios.spec import Scenario, read_scenarios
-from generator.scenarios.variant import GameNames, Variant, apply_given, check_names
+from generator.scenarios.variant import GameNames, Variant, apply_given, check_names, given_within
 
 RESULTS_VERSION = 1
 # Builds share process-wide state (the template sandbox's budget, the paused collector): one at a time.
@@ -151,15 +151,38 @@ def _differences_without(spec_path: Path, scenario: Scenario, built) -> list[str
     except DiagnosticError as err:
         return ["the spec without " + ", ".join(scenario.rules) + " does not build: "
                 + "; ".join(d.format() for d in err.diagnostics[:3])]
-    return [change.text for change in diff_games(without, built)
+    changes = diff_games(_without_engine_defaults(without), _without_engine_defaults(built))
+    return [change.text for change in changes
             if not (change.section == "properties" and change.text.startswith(("property notes ", "new property notes ")))]
+
+
+def _without_engine_defaults(game):
+    """A shallow copy of the game whose attachments leave out every option written at the value the
+    engine gives it anyway (the catalog's `default:`): a rule that spells out a default changes nothing."""
+    import copy
+    import dataclasses
+
+    from generator.check.catalog import load_catalog
+
+    if not game.attachments:
+        return game
+    catalog = load_catalog()
+    kept = []
+    for attachment in game.attachments:
+        known = catalog.classes.get(attachment.class_name)
+        options = [o for o in attachment.options if known is None or known.options.get(o.name) is None
+                   or known.options[o.name].default is None or o.value != known.options[o.name].default]
+        kept.append(attachment if len(options) == len(attachment.options) else dataclasses.replace(attachment, options=options))
+    plain = copy.copy(game)
+    plain.attachments = kept
+    return plain
 
 
 def play_options(scenario: Scenario, names: GameNames) -> list[str]:
     """The harness's play options for the scenario in a game with these names: each player gets its AI;
     a scripted action the game lacks (a control left its rule out) is not attempted."""
     given, play = scenario.given, scenario.play
-    options = ["--rounds", str(play.rounds), "--ai", "easy" if play.ai == "none" else play.ai,
+    options = ["--rounds", str(play.rounds), "--ai", "easy" if play.ai in ("none", "idle") else play.ai,
                "--seed", str(play.seed), "--history", "true"]
     for player in names.players:  # every player named: the harness's own default is the easy AI
         options += ["--player-ai", f"{player}={play.players.get(player, play.ai)}"]
@@ -286,12 +309,35 @@ def _control(spec_path: Path, scenario: Scenario, game_name: str, folder: Path, 
     try:
         with _BUILDING:
             xml = build_xml(spec_path, scenario.rules + scenario.control_also_without)
-            discard = Collector()  # names of the dropped rules are missing here, and that is the point
-            variant = apply_given(xml, scenario.given, discard)
+            # what the left-out rules made is missing here, and that is the point: the parts of the
+            # given that name it are left out (the engine would refuse the game)
+            given, left_out = given_within(scenario.given, GameNames.of(_root(xml)))
+            variant = apply_given(xml, given, Collector())
     except DiagnosticError as err:
         return Run([], 0.0, "error", "the spec without " + ", ".join(scenario.rules) + " does not build: "
                    + "; ".join(d.format() for d in err.diagnostics[:3]))
-    return play_variant(scenario, variant, game_name, folder, map_dir)
+    run = play_variant(scenario, variant, game_name, folder, map_dir)
+    run.script_notes[:0] = [f"the control game has no such names: given {what} left out" for what in left_out]
+    if run.stopped_by == "error":
+        run.error += _control_game_errors(variant.xml)
+    return run
+
+
+def _control_game_errors(xml: bytes) -> str:
+    """Why the engine refused a control, as validate finds it: a control is built without
+    validation, so what its left-out rules made and other rules still name (a player, a condition)
+    reaches the engine. Such rules belong in control_also_without."""
+    from lxml import etree
+
+    from generator.check.validate import validate_tree
+
+    found = [d for d in validate_tree(etree.ElementTree(_root(xml)), engine="1.9", source="control game")
+             if d.severity == "error"]
+    if not found:
+        return ""
+    shown = "; ".join(d.message for d in found[:3]) + (f" (and {len(found) - 3} more)" if len(found) > 3 else "")
+    return (f"; the game without the rules has errors: {shown} (leave out the rules that name what the backed "
+            "rules make too: control_also_without)")
 
 
 def _root(xml: bytes):

@@ -31,7 +31,7 @@ EXPECT_KINDS = ("fired", "not_fired", "resources", "owners", "units", "no_units"
 TRIGGER_KEYS = ("trigger", "round", "step")
 UNITS_KEYS = ("territory", "owner", "units")
 MESSAGE_KEYS = ("to", "contains")
-AI_KINDS = ("none", "easy", "fast")
+AI_KINDS = ("none", "idle", "easy", "fast")
 MAX_ROUNDS = 10  # a scenario is short: engine time adds up over every scenario and its control
 
 

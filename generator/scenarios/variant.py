@@ -7,6 +7,7 @@ Every name the scenario uses is checked against the built game here, with the sc
 position (TG204)."""
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 from lxml import etree
@@ -178,6 +179,29 @@ def check_names(scenario: Scenario, names: GameNames, collector: Collector) -> N
                 check.known("condition", name, names.conditions, pos)
         elif expectation.kind in ("message", "no_message") and value["to"] is not None:
             check.known("player", value["to"], names.players, pos)
+
+
+def given_within(given: Given, names: GameNames) -> tuple[Given, list[str]]:
+    """The given without what names a player, unit type or relationship type the game lacks (a
+    control's game has not what its left-out rules make), and a line for each part left out."""
+    players, units = set(names.players) | {"Neutral"}, set(names.units)
+    left_out: list[str] = []
+
+    def keep(ok: bool, what: str) -> bool:
+        if not ok:
+            left_out.append(what)
+        return ok
+
+    owners = {t: o for t, o in given.owners.items() if keep(o in players, f"owners: {t}: {o}")}
+    changes = [c for c in given.units
+               if keep(c.owner in players and set(c.add) | set(c.remove) <= units,
+                       f"units in {c.territory} of {c.owner}")]
+    resources = {p: r for p, r in given.resources.items() if keep(p in players, f"resources of {p}")}
+    relationships = [r for r in given.relationships
+                     if keep({r[0], r[1]} <= players and r[2] in names.relationship_types,
+                             f"relationship {r[0]}-{r[1]}: {r[2]}")]
+    return dataclasses.replace(given, owners=owners, units=changes, resources=resources,
+                               relationships=relationships), left_out
 
 
 def apply_given(xml: bytes, given: Given, collector: Collector) -> Variant:

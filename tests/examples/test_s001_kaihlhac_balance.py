@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from engine_play import load_and_play, player, when_fired
+from engine_play import air_removed_before_battle, load_and_play, player, when_fired
 from conftest import REPO, SHARED, SHARED_MISSING, build_game, requires_engine
 from generator.cli.main import main
 from generator.scenarios.run import load_scenarios
@@ -157,24 +157,17 @@ def test_counts_per_status_equal_the_reference_table(report):
     assert report["counts"] == {status: expected[status] for status in ("enforced", "partial", "notes")}
 
 
-# Enforced rules that no scenario backs, and why (each scenario plays a few steps with the players doing
-# nothing but what it scripts: political and user actions, purchases, placements and moves; its control is
-# the spec without the rule).
-UNBACKED = {
-    "S001-R07": "restates the base game: without it the Commonwealth is Unfriendly_Neutral to Neutral_Axis all the same",
-    "S001-R64": "Canada itself: the spec without it is the mod without Canada, which half the rules name",
-    "S001-R81": "conditions of the special transports (R80, R85), which go with it in a control; the scenario "
-                "italian-transport-needs-italian-africa shows it acting, without a control",
-    "S001-R86": "restates the base game: Vichy is no ally of Italy, so it never counted for North Africa",
-    "S001-R98": "Vichy itself: the spec without it is the mod without Vichy, which every Vichy rule names",
-}
+# Enforced rules that restate the base game: built without them it is the same game, which their scenario's
+# `control: same-game` checks (no control could fail). Every other enforced rule has a scenario with a control.
+RESTATING = {"S001-R07"}  # G40 already makes the Commonwealth and France Unfriendly_Neutral to Neutral_Axis
 
 
-def test_every_enforced_rule_has_a_controlled_scenario_or_a_reason(report, maps_folder):
+def test_every_enforced_rule_has_a_controlled_scenario_or_restates_the_game(report, maps_folder):
     scenarios = load_scenarios(SPEC).scenarios
     controlled = {rule for scenario in scenarios if scenario.control for rule in scenario.rules}
+    same_game = {rule for scenario in scenarios if scenario.same_game for rule in scenario.rules}
     enforced = {rule["id"] for rule in report["rules"] if rule["status"] == "enforced"}
-    assert enforced - controlled == set(UNBACKED)
+    assert enforced - controlled == RESTATING == same_game
     assert not controlled - {rule["id"] for rule in report["rules"]}
     # a scenario's control leaves out only rules of the spec
     assert {rule for scenario in scenarios for rule in scenario.control_also_without} <= enforced | {
@@ -272,6 +265,17 @@ def test_canada_takes_its_turn_between_china_and_britain(built, played):
     assert canada_now["units"] != start
     assert sum(canada_now["units"].values()) > sum(start.values())
     assert canada_now["resources"]["PUs"] != 8
+
+
+@requires_engine
+@pytest.mark.engine
+def test_easy_rounds_remove_no_aircraft_between_a_combat_move_and_its_battle(built, played):
+    """Issue 18: no step between a player's combat move and its battle runs the air-landing check
+    (s000's inserted place steps once removed Germany's bombers there). Two rounds of the easy AI."""
+    steps = [s.get("name") for s in etree.parse(str(built)).getroot().iterfind("gamePlay/sequence/step")]
+    assert steps.index("germansCombatMove") + 1 < steps.index("germansBattle")  # there are steps between
+    assert played.rounds_completed == 2
+    assert air_removed_before_battle(played, built) == []
 
 
 @requires_engine

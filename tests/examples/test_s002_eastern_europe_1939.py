@@ -35,6 +35,8 @@ RELABELLED = {
     "S002-R69": "partial",  # records a result; the roll is the players'
     "S002-R78": "partial",  # Germany's support is assumed; border wars leave the choice to Germany
 }
+# The spec's own rules, beside the document's: the victory, which the document leaves open.
+OWN_RULES = {"S002-VICTORY": "enforced"}
 
 
 # --- the rules of the document ----------------------------------------------------------------------------------
@@ -54,6 +56,7 @@ def test_report_lists_exactly_the_rules_of_the_document_with_their_status(report
     assert len(expected) == 80
     assert {rule: expected[rule] for rule in RELABELLED} == dict.fromkeys(RELABELLED, "enforced")
     expected.update(RELABELLED)
+    expected.update(OWN_RULES)
     listed = {rule["id"]: rule["status"] for rule in report["rules"]}
     assert sorted(listed) == sorted(expected)
     assert listed == expected
@@ -63,8 +66,8 @@ def test_report_lists_exactly_the_rules_of_the_document_with_their_status(report
 def test_counts_per_status_equal_the_analysis(report):
     total, enforced, partial, notes = seed_rule_counts(SEED_FILE).values()
     assert (total, enforced, partial, notes) == (80, 35, 33, 12)
-    enforced, partial = enforced - len(RELABELLED), partial + len(RELABELLED)
-    assert len(report["rules"]) == total
+    enforced, partial = enforced - len(RELABELLED) + len(OWN_RULES), partial + len(RELABELLED)
+    assert len(report["rules"]) == total + len(OWN_RULES)
     assert report["counts"] == {"enforced": enforced, "partial": partial, "notes": notes}
 
 
@@ -78,14 +81,19 @@ def test_enforced_and_partial_rules_generate_xml_and_partial_ones_say_what_is_ho
             assert rule["note"], f"{rule['id']} does not say what players keep by honour"
 
 
-def test_every_enforced_rule_has_a_scenario_with_a_control_but_one_that_changes_nothing(report):
-    # `triplea-gen test` plays them (issue 18); R01's production 0 is also each hex's own value (the game
-    # XML is the same without it). R06's Turkey and Persia have no owner, so "Neutrals Are Impassable"
-    # keeps Russia out anyway: its scenario turns that option off, and then R06 alone keeps Russia out
+def test_every_enforced_rule_has_a_scenario_with_a_control_or_one_that_restates_the_game(report):
+    # `triplea-gen test` plays them (issue 18). R01's production 0 is also each hex's own value (the game
+    # XML is the same without it): its scenario is `control: same-game`, and test checks the game built
+    # without it is the same game. R06's Turkey and Persia have no owner, so "Neutrals Are Impassable"
+    # keeps Russia out anyway: its scenario turns that option off, and then R06 alone keeps Russia out.
+    # The victory (S002-VICTORY, the spec's own) has its control too: without it nobody wins.
     scenarios = load_scenarios(SPEC).scenarios
     with_control = {rule for scenario in scenarios if scenario.control for rule in scenario.rules}
+    same_game = {rule for scenario in scenarios if scenario.same_game for rule in scenario.rules}
     enforced = {rule["id"] for rule in report["rules"] if rule["status"] == "enforced"}
-    assert enforced - with_control == {"S002-R01"}
+    assert same_game == {"S002-R01"}
+    assert enforced - with_control == same_game
+    assert "S002-VICTORY" in with_control
     # the findings of issue 18 each have their own scenario, and no scenario is left without expectations
     ids = {scenario.id for scenario in scenarios}
     assert {"russian-war-on-german-rumania-is-a-paid-war-with-germany", "rumanian-rebuilds-stop-after-eight",

@@ -68,3 +68,19 @@ def test_capital_marker_has_the_counters_colours():
     assert marker.size == (20, 20)
     assert colors.distance(marker.getpixel((10, 4))[:3], (255, 255, 255)) < 20  # the star's point, contrasting
     assert colors.distance(marker.getpixel((4, 10))[:3], (0xB2, 0x22, 0x22)) < 10  # the disc, player's colour
+
+
+@pytest.mark.parametrize("unit, seat", [("government", True), ("seat_of_government", True), ("capitalMarker", True),
+                                        ("factory", False), ("factory_minor", False), ("harbour", False)])
+def test_a_seat_of_government_is_told_by_its_name(unit: str, seat: bool):
+    assert art.is_seat_of_government(unit) is seat
+
+
+def test_a_seat_of_government_does_not_look_like_a_factory():
+    """s002's minor countries hold a `government` building in their capital: drawn as the factory, a
+    player took it for one (issue 18's client check)."""
+    government = _image(art.unit_image("government", "building", "B22222"))
+    factory = _image(art.unit_image("factory", "building", "B22222"))
+    symbol = (9, 7, 39, 36)
+    assert government.crop(symbol).tobytes() != factory.crop(symbol).tobytes()
+    assert government.getpixel((5, 40)) == factory.getpixel((5, 40))  # the same counter otherwise

@@ -503,7 +503,14 @@ SAME_GAME_SCENARIOS = """\
 rules:
   - {id: POLITICS, text: The powers conduct politics., change: {properties: {Use Politics: true}}}
   - {id: DEARER, text: Infantry costs 4., change: {units: {infantry: {cost: 4}}}}
+  - {id: GROUNDED, text: Infantry cannot fly., change: {units: {infantry: {isAirTransportable: false}}}}
 scenarios:
+  - id: infantry-flies-in-nothing
+    rule: GROUNDED
+    control: same-game
+    given: {round: 1, step: italiansPolitics}
+    play: {until: {step: italiansCombatMove}}
+    expect: [{no_exception: true}]
   - id: politics-as-in-the-base
     rule: POLITICS
     control: same-game
@@ -527,11 +534,97 @@ def test_same_game_control_tells_a_restated_rule_from_one_that_changes_the_game(
     assert main(["test", str(spec), "-o", str(tmp_path / "out")]) == 1
     captured = capsys.readouterr()
     assert "  built without POLITICS: the same game\n  => restates the game" in captured.out
+    # an option written at the engine's own default (the catalog's `default:`) changes nothing
+    assert "  built without GROUNDED: the same game\n  => restates the game" in captured.out
     assert "  built without DEARER: not the same game (1 change)\n    infantry cost 3 → 4\n" in captured.out
     assert "error[TG209]: scenario 'dearer-infantry': the game built without DEARER is not the same game: " \
            "infantry cost 3 → 4\n" in captured.err
     assert main(["report", str(spec), "--results", str(tmp_path / "out" / "scenario-results" / "pact.json")]) == 0
     out = capsys.readouterr().out
     assert "POLITICS  enforced  restates the game" in out and "DEARER    enforced  not the same game" in out
-    assert "0 of 2 enforced rules backed by a passing scenario whose control fails (triplea-gen test); " \
-           "1 restate the game (the same game without them) and their scenario passes" in out
+    assert "0 of 3 enforced rules backed by a passing scenario whose control fails (triplea-gen test); " \
+           "2 restate the game (the same game without them) and their scenario passes" in out
+
+
+IDLE_SCENARIOS = """\
+scenarios:
+  - id: an-idle-italy-keeps-its-money
+    rule: OBJ
+    control: false
+    given: {round: 1, step: italiansPurchase, resources: {Italians: {PUs: 20}}}
+    play: {until: {step: endRoundStep}, players: {Italians: idle}}
+    expect:
+      - resources: {Italians: {PUs: {at_least: 20}}}
+      - no_history: Italians buy
+  - id: a-do-nothing-italy-spends-and-throws-away-its-money
+    rule: OBJ
+    control: false
+    given: {round: 1, step: italiansPurchase, resources: {Italians: {PUs: 20}}}
+    play: {until: {step: endRoundStep}, players: {Italians: none}}
+    expect:
+      - resources: {Italians: {PUs: 0}}
+      - history: Italians removes resources
+"""
+
+
+@requires_engine
+def test_an_idle_player_buys_nothing_and_keeps_its_money(tmp_path, capsys):
+    """1.9's do-nothing AI buys as the easy AI does and throws its money away at its end turn; the
+    harness's idle player does neither."""
+    out = played(tmp_path, capsys, IDLE_SCENARIOS)
+    assert "PASS an-idle-italy-keeps-its-money" in out and "PASS a-do-nothing-italy-spends" in out
+
+
+@requires_engine
+def test_a_control_the_engine_refuses_says_which_names_are_missing(tmp_path, capsys):
+    """A control is built without validation; when a rule left in names the player the backed rule
+    makes, the engine refuses the game, and the report says what validate finds missing."""
+    spec = write_spec(tmp_path, """\
+rules:
+  - {id: POLES, text: Poland is a power., use: new_power,
+     with: {player: Poles, template: Italians, capital: Warsaw, take_units: false, pus: 5}}
+  - {id: CAPTURE, text: The Poles capture infantry they overrun.,
+     change: {units: {infantry: {canBeCapturedOnEnteringBy: "Germans:Poles"}}}}
+assets:
+  players:
+    Poles: {color: "#C0C0C0"}
+scenarios:
+  - id: poland-exists
+    rule: POLES
+    play: {until: {step: germansCombatMove}}
+    expect:
+      - resources: {Poles: {PUs: 5}}
+""")
+    assert main(["test", str(spec), "-o", str(tmp_path / "out")]) == 1
+    out = capsys.readouterr().out
+    assert "PASS poland-exists" in out and "could not be played" in out
+    assert "the game without the rules has errors: " in out and "'Poles'" in out
+    assert "control_also_without" in out
+
+
+@requires_engine
+def test_a_control_leaves_out_the_given_that_names_what_its_rule_makes(tmp_path, capsys):
+    """The given may set up the player the backed rule makes; the control's game has no such player,
+    so those parts of the given are left out (and noted) instead of making the engine refuse it."""
+    out = played(tmp_path, capsys, """\
+rules:
+  - {id: POLES, text: Poland is a power., use: new_power,
+     with: {player: Poles, template: Italians, capital: Warsaw, take_units: false, pus: 5}}
+assets:
+  players:
+    Poles: {color: "#C0C0C0"}
+scenarios:
+  - id: a-polish-army
+    rule: POLES
+    given:
+      round: 1
+      step: germansCombatMove
+      units: [{territory: Warsaw, owner: Poles, add: {infantry: 2}}]
+      resources: {Poles: {PUs: 12}}
+    play: {until: {step: germansBattle}}
+    expect:
+      - units: {territory: Warsaw, owner: Poles, units: {infantry: 2}}
+""")
+    assert "    note: the control game has no such names: given units in Warsaw of Poles left out\n" \
+           "    note: the control game has no such names: given resources of Poles left out\n" in out
+    assert "FAIL units (line 22): Warsaw: infantry 0 (expected 2)" in out and "=> backed" in out

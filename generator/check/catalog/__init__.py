@@ -41,6 +41,7 @@ class OptionSpec:
     effective_on: str = ""
     target: str = ""  # for trigger property options: unit, territory, player, ...
     rejected: str = ""  # the option exists but its setter always fails
+    default: str | None = None  # the value both engines give an option left out (only where read from them)
     checkers: dict = field(default_factory=dict, compare=False, repr=False)
 
     def checker(self, engine: str) -> Checker:
@@ -154,8 +155,11 @@ def _option(name: str, raw: dict, property_targets: dict) -> OptionSpec:
         else:
             checkers[engine] = compile_grammar(form)
     value_range = tuple(raw["range"]) if "range" in raw else None
+    default = raw.get("default")
+    if isinstance(default, bool):
+        default = "true" if default else "false"
     return OptionSpec(
-        name, grammar, grammar_19, engines,
+        name, grammar, grammar_19, engines, default=None if default is None else str(default),
         repeats=bool(raw.get("repeats")), write_only=bool(raw.get("write_only")),
         empty_ok=bool(raw.get("empty_ok")), range=value_range, count=str(raw.get("count", "")),
         note=str(raw.get("note", "")), effective_on=str(raw.get("effective_on", "")),
