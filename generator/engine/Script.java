@@ -16,7 +16,7 @@ import java.util.Set;
 final class Script {
   final List<String> politicalActions = new ArrayList<>();
   final List<String> userActions = new ArrayList<>();
-  final Map<String, Integer> purchases = new LinkedHashMap<>(); // unit type -> how many
+  final Map<String, Integer> purchases = new LinkedHashMap<>(); // unit type or resource -> how many
   final Map<String, Map<String, Integer>> placements = new LinkedHashMap<>(); // territory -> unit type -> how many
   final List<Move> moves = new ArrayList<>();
 

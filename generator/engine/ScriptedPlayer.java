@@ -15,6 +15,7 @@ import games.strategy.engine.data.GameStep;
 import games.strategy.engine.data.NamedAttachable;
 import games.strategy.engine.data.PlayerID;
 import games.strategy.engine.data.ProductionRule;
+import games.strategy.engine.data.Resource;
 import games.strategy.engine.data.Route;
 import games.strategy.engine.data.Territory;
 import games.strategy.engine.data.Unit;
@@ -129,15 +130,21 @@ final class ScriptedPlayer extends DoesNothingAI {
     }
   }
 
-  /** The frontier's rule that makes exactly one unit of the type. */
-  private static ProductionRule ruleFor(final PlayerID player, final String unitType) {
+  /**
+   * The frontier's rule that makes exactly one unit of the type, or one of the resource (a rule may sell
+   * a resource, e.g. kamikaze tokens).
+   */
+  private static ProductionRule ruleFor(final PlayerID player, final String unitTypeOrResource) {
     if (player.getProductionFrontier() == null) {
       return null;
     }
     for (final ProductionRule rule : player.getProductionFrontier().getRules()) {
       final IntegerMap<NamedAttachable> results = rule.getResults();
-      if (results.size() == 1 && results.totalValues() == 1 && results.keySet().iterator().next().getName().equals(unitType)
-          && results.keySet().iterator().next() instanceof UnitType) {
+      if (results.size() != 1 || results.totalValues() != 1) {
+        continue;
+      }
+      final NamedAttachable result = results.keySet().iterator().next();
+      if (result.getName().equals(unitTypeOrResource) && (result instanceof UnitType || result instanceof Resource)) {
         return rule;
       }
     }

@@ -133,8 +133,8 @@ def check_names(scenario: Scenario, names: GameNames, collector: Collector) -> N
     for player, units in play.purchases.items():
         pos = play.positions[f"purchases:{player}"]
         check.known("player", player, names.players, pos)
-        for unit in units:
-            check.known("unit type", unit, names.units, pos)
+        for unit in units:  # a production rule may sell a resource (e.g. kamikaze tokens) as well as a unit
+            check.known("unit type or resource", unit, names.units + names.resources, pos)
     for player, moves in play.moves.items():
         check.known("player", player, names.players, play.positions[f"moves:{player}"])
         for move in moves:

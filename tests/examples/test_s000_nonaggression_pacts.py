@@ -115,6 +115,34 @@ def test_pact_windows_sit_inside_the_aggressors_turns(built):
     assert right_after("russiansNonCombatMove") == ["japanesePactRussiansPurchase", "japanesePactRussiansPlace"]
 
 
+def test_every_rule_the_engine_plays_has_a_scenario_with_a_control():
+    import yaml
+
+    from generator.scenarios.run import load_scenarios
+
+    rules = yaml.safe_load(SPEC.read_text(encoding="utf-8"))["rules"]
+    played = {rule["id"] for rule in rules if rule.get("status", "enforced") != "notes"}
+    controlled = {rule for scenario in load_scenarios(SPEC).scenarios if scenario.control for rule in scenario.rules}
+    assert played == controlled
+
+
+def test_pact_windows_let_the_victim_place_units_where_no_factory_stands(built):
+    # placementAnyTerritory alone lets 1.9 place only buildings where no factory stood (issue 18: R02's and R14's
+    # units were refused); placementPerTerritory out of reach lets units be placed there too
+    from lxml import etree
+
+    root = etree.parse(str(built)).getroot()
+    for key in ("S000_R02", "S000_R14_Russians", "S000_R14_Japanese"):
+        on = root.find(f"attachmentList/attachment[@name='triggerAttachment_{key}_Anywhere']")
+        off = root.find(f"attachmentList/attachment[@name='triggerAttachment_{key}_Anywhere_Off']")
+        assert [(o.get("value"), o.get("count")) for o in on.iterfind("option[@name='playerProperty']")] == [
+            ("placementAnyTerritory", "true"), ("placementPerTerritory", "9999999")]
+        assert [(o.get("value"), o.get("count")) for o in off.iterfind("option[@name='playerProperty']")] == [
+            ("placementAnyTerritory", "false"), ("placementPerTerritory", "-1")]
+    properties = {p.get("name"): p.get("value") for p in root.iterfind("propertyList/property")}
+    assert properties["Place in Any Territory"] == properties["Unit Placement Per Territory Restricted"] == "true"
+
+
 # --- in the engine -------------------------------------------------------------------------------------------------
 
 FORCED_EVENTS = """\

@@ -153,6 +153,23 @@ scenarios:
     assert ("TG204", 20, "the built game has no player 'Russian'") in found
 
 
+def test_a_purchase_may_name_a_resource_but_not_an_unknown_name(tmp_path):
+    # a production rule may sell a resource (S001-R40's kamikaze tokens), so a scripted purchase may name one
+    spec = write_spec(tmp_path, """\
+scenarios:
+  - id: buys
+    rule: PAY
+    play: {until: {step: italiansCombatMove}, purchases: {Germans: {PUs: 1, infantry: 2, tiger: 1}}}
+    expect: [{no_exception: true}]
+""")
+    xml = build_xml(spec)
+    collector = Collector()
+    for scenario in load_scenarios(spec).scenarios:
+        check_names(scenario, GameNames.of(etree.fromstring(xml)), collector)
+    assert [(d.code, d.position.line, d.message) for d in collector.diagnostics] == [
+        ("TG204", 14, "the built game has no unit type or resource 'tiger'")]
+
+
 def test_given_is_written_into_the_game_xml(tmp_path):
     spec = write_spec(tmp_path, """\
 scenarios:
