@@ -201,23 +201,31 @@ scenarios:
     assert relationships == [("Italians", "Russians", "War")]
 
 
-def test_a_control_builds_without_the_assets_of_what_its_rule_makes(tmp_path):
-    """The spec's assets may name a player the backed rule creates; the control leaves the rule
-    out and needs only the game XML, so the assets' names are not checked there."""
-    spec = write_spec(tmp_path, """\
+# A rule that makes a player, and that player's colour (a spec's rules, any more rules, then these assets).
+POLAND = """\
 rules:
   - {id: POLES, text: Poland is a power., use: new_power,
      with: {player: Poles, template: Italians, capital: Warsaw, take_units: false, pus: 5}}
+"""
+POLES_COLOUR = """\
 assets:
   players:
     Poles: {color: "#C0C0C0"}
+"""
+POLAND_EXISTS = """\
 scenarios:
   - id: poland-exists
     rule: POLES
     play: {until: {step: germansCombatMove}}
     expect:
       - resources: {Poles: {PUs: 5}}
-""")
+"""
+
+
+def test_a_control_builds_without_the_assets_of_what_its_rule_makes(tmp_path):
+    """The spec's assets may name a player the backed rule creates; the control leaves the rule
+    out and needs only the game XML, so the assets' names are not checked there."""
+    spec = write_spec(tmp_path, POLAND + POLES_COLOUR + POLAND_EXISTS)
     assert b'<player name="Poles"' in build_xml(spec)
     assert b'<player name="Poles"' not in build_xml(spec, ["POLES"])
 
@@ -579,22 +587,10 @@ def test_an_idle_player_buys_nothing_and_keeps_its_money(tmp_path, capsys):
 def test_a_control_the_engine_refuses_says_which_names_are_missing(tmp_path, capsys):
     """A control is built without validation; when a rule left in names the player the backed rule
     makes, the engine refuses the game, and the report says what validate finds missing."""
-    spec = write_spec(tmp_path, """\
-rules:
-  - {id: POLES, text: Poland is a power., use: new_power,
-     with: {player: Poles, template: Italians, capital: Warsaw, take_units: false, pus: 5}}
+    spec = write_spec(tmp_path, POLAND + """\
   - {id: CAPTURE, text: The Poles capture infantry they overrun.,
      change: {units: {infantry: {canBeCapturedOnEnteringBy: "Germans:Poles"}}}}
-assets:
-  players:
-    Poles: {color: "#C0C0C0"}
-scenarios:
-  - id: poland-exists
-    rule: POLES
-    play: {until: {step: germansCombatMove}}
-    expect:
-      - resources: {Poles: {PUs: 5}}
-""")
+""" + POLES_COLOUR + POLAND_EXISTS)
     assert main(["test", str(spec), "-o", str(tmp_path / "out")]) == 1
     out = capsys.readouterr().out
     assert "PASS poland-exists" in out and "could not be played" in out
@@ -606,13 +602,7 @@ scenarios:
 def test_a_control_leaves_out_the_given_that_names_what_its_rule_makes(tmp_path, capsys):
     """The given may set up the player the backed rule makes; the control's game has no such player,
     so those parts of the given are left out (and noted) instead of making the engine refuse it."""
-    out = played(tmp_path, capsys, """\
-rules:
-  - {id: POLES, text: Poland is a power., use: new_power,
-     with: {player: Poles, template: Italians, capital: Warsaw, take_units: false, pus: 5}}
-assets:
-  players:
-    Poles: {color: "#C0C0C0"}
+    out = played(tmp_path, capsys, POLAND + POLES_COLOUR + """\
 scenarios:
   - id: a-polish-army
     rule: POLES
