@@ -143,9 +143,7 @@ final class GameOutcome {
   /** Die.getRolledAt is package-private in 1.9. */
   private static int rolledAt(final Die die) {
     try {
-      final java.lang.reflect.Method getter = Die.class.getDeclaredMethod("getRolledAt");
-      getter.setAccessible(true);
-      return (Integer) getter.invoke(die);
+      return (Integer) Reflection.invokePrivate(die, "getRolledAt");
     } catch (final ReflectiveOperationException e) {
       throw new IllegalStateException("1.9's Die has no getRolledAt", e);
     }

@@ -142,7 +142,7 @@ def _build(spec_path: Path, without: list[str]):
 
 def _differences_without(spec_path: Path, scenario: Scenario, built) -> list[str]:
     """For control: same-game, the changes from the game built without the scenario's rules to the
-    built game, in game terms, leaving out the game notes (they list the rules, so they always differ)."""
+    built game, in game terms."""
     from generator.build.diff import diff_games
 
     try:
@@ -151,30 +151,29 @@ def _differences_without(spec_path: Path, scenario: Scenario, built) -> list[str
     except DiagnosticError as err:
         return ["the spec without " + ", ".join(scenario.rules) + " does not build: "
                 + "; ".join(d.format() for d in err.diagnostics[:3])]
-    changes = diff_games(_without_engine_defaults(without), _without_engine_defaults(built))
-    return [change.text for change in changes
-            if not (change.section == "properties" and change.text.startswith(("property notes ", "new property notes ")))]
+    return [change.text for change in diff_games(_comparable(without), _comparable(built))]
 
 
-def _without_engine_defaults(game):
-    """A shallow copy of the game whose attachments leave out every option written at the value the
-    engine gives it anyway (the catalog's `default:`): a rule that spells out a default changes nothing."""
+def _comparable(game):
+    """A shallow copy of the game without what never makes two games play differently: the game notes
+    (they list the rules, so they always differ) and every option written at the value the engine
+    gives it anyway (the catalog's `default:`), so a rule that spells out a default changes nothing."""
     import copy
     import dataclasses
 
     from generator.check.catalog import load_catalog
 
-    if not game.attachments:
-        return game
-    catalog = load_catalog()
-    kept = []
-    for attachment in game.attachments:
-        known = catalog.classes.get(attachment.class_name)
-        options = [o for o in attachment.options if known is None or known.options.get(o.name) is None
-                   or known.options[o.name].default is None or o.value != known.options[o.name].default]
-        kept.append(attachment if len(options) == len(attachment.options) else dataclasses.replace(attachment, options=options))
+    classes = load_catalog().classes
+
+    def at_default(attachment, option) -> bool:
+        known = classes.get(attachment.class_name)
+        spec = known.options.get(option.name) if known else None
+        return spec is not None and spec.default is not None and option.value == spec.default
+
     plain = copy.copy(game)
-    plain.attachments = kept
+    plain.properties = [p for p in game.properties or [] if p.name != "notes"]
+    plain.attachments = [dataclasses.replace(a, options=[o for o in a.options if not at_default(a, o)])
+                         for a in game.attachments or []]
     return plain
 
 
