@@ -330,8 +330,10 @@ def _read_unit_change(r: _Reader, value, pos: Position) -> UnitChange | None:
     territory = r.name(body.get("territory"), "territory of a unit change", at("territory"))
     owner = r.name(body.get("owner"), "owner of a unit change", at("owner"))
     counts: dict[str, dict] = {}
+    written = False  # counts were written, even if refused (then reported already)
     for key in ("add", "remove"):
         units = r.mapping(body.get(key, {}), f"{key} of a unit change", at(key), None) or {}
+        written = written or bool(units)
         counts[key] = {}
         for unit, count in units.items():
             if key == "remove" and count == "all":
@@ -340,6 +342,8 @@ def _read_unit_change(r: _Reader, value, pos: Position) -> UnitChange | None:
                            bound=MAX_UNIT_COUNT) is not None:
                 counts[key][str(unit)] = count
     if not counts["add"] and not counts["remove"]:
+        if written:
+            return None
         r.error("TG201", "a unit change needs add: or remove:", pos, "e.g. {territory: Burma, owner: British, "
                 "add: {infantry: 2}}")
         return None
