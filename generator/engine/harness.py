@@ -214,16 +214,21 @@ def xml_guard_classes() -> Path:
     return compile_java([GUARD_SOURCE], "engine-guard")
 
 
-def java_command(classes: Path, main_class: str, arguments: list[str], home, options=_JVM_OPTIONS) -> list[str]:
+def java_command(classes: Path, main_class: str, arguments: list[str], home, options=_JVM_OPTIONS,
+                 watch_parent: bool = True) -> list[str]:
     """`java` running main_class (compiled into classes) against the engine's jars, with home as
     its user.home and temporary folder; run it in the engine jar's folder.
 
     Every JVM triplea-gen starts is built here: it adds the XML guard (XML_GUARD_PROPERTIES and
     the guard's classes first on the class path), so that no game file can make the engine
     read a DTD or entity other than the jar's game.dtd. Game files given to it on the command
-    line must come from vet_for_engine (stage_for_engine)."""
+    line must come from vet_for_engine (stage_for_engine).
+
+    The JVM also gets its memory bound and the marks of this run (engine_jvm_limits); with
+    watch_parent (for run_bounded, which gives it the pipe) it halts when its stdin ends."""
     class_path = os.pathsep.join([str(xml_guard_classes()), str(classes), *engine_class_path(engine_jar())])
-    return ["java", f"-Duser.home={home}", f"-Djava.io.tmpdir={home}", *options, *engine_jvm_limits(),
+    limits = [option for option in engine_jvm_limits() if watch_parent or option != lifecycle.PARENT_OPTION]
+    return ["java", f"-Duser.home={home}", f"-Djava.io.tmpdir={home}", *options, *limits,
             *XML_GUARD_PROPERTIES, "-cp", class_path, main_class, *arguments]
 
 
@@ -268,10 +273,12 @@ def stage_for_engine(path: Path, home, data: bytes | None = None) -> Path:
 
 def engine_parse_command(game: Path, home: Path) -> tuple[list[str], Path]:
     """The java command (and its working folder) that parses one game in a fresh JVM: the
-    engine's own load of a game, as the benchmarks time it."""
+    engine's own load of a game, as the benchmarks time it. The caller runs it as it likes, so the
+    JVM does not watch its stdin."""
     jar = _require_engine()
     staged = stage_for_engine(game, home)
-    return java_command(harness_classes(), HARNESS_CLASS, ["check", str(staged)], home), jar.parent
+    return (java_command(harness_classes(), HARNESS_CLASS, ["check", str(staged)], home, watch_parent=False),
+            jar.parent)
 
 
 def run_bounded(command: list[str], cwd: Path, timeout: float, env: dict | None = None) -> subprocess.CompletedProcess:

@@ -56,9 +56,13 @@ class Interrupted(KeyboardInterrupt):
         return 128 + self.signum
 
 
+PARENT_OPTION = f"-D{PARENT_PROPERTY}=stdin"
+
+
 def owner_options() -> tuple[str, ...]:
-    """The options that mark a JVM as ours (whose run started it) and make it watch its parent."""
-    return (f"-D{OWNER_PROPERTY}={os.getpid()}", f"-D{PARENT_PROPERTY}=stdin")
+    """The options that mark a JVM as ours (whose run started it) and make it watch its parent
+    (PARENT_OPTION: only for a JVM started through start_group, which gives it the pipe)."""
+    return (f"-D{OWNER_PROPERTY}={os.getpid()}", PARENT_OPTION)
 
 
 def stopping() -> bool:

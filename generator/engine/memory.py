@@ -102,7 +102,21 @@ def engine_heap_mib(count: int | None = None) -> int:
         return fixed
     count = count or concurrent_engines()
     share = int(physical_memory_mib() * ENGINE_SHARE) // count - OVERHEAD_MIB - METASPACE_MIB
-    return max(HEAP_FLOOR_MIB, min(HEAP_CEILING_MIB, share))
+    heap = max(HEAP_FLOOR_MIB, min(HEAP_CEILING_MIB, share))
+    # Under an address-space limit (a build server's worker) the JVM must reserve everything
+    # inside it: half for the heap, as Java itself would choose.
+    limit = _address_space_limit_mib()
+    return heap if limit is None else max(64, min(heap, limit // 2))
+
+
+def _address_space_limit_mib() -> int | None:
+    try:
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    except (ImportError, OSError, ValueError):
+        return None
+    return None if soft == resource.RLIM_INFINITY else soft // 2**20
 
 
 def heap_options(count: int | None = None) -> tuple[str, ...]:
