@@ -63,6 +63,16 @@ def test_the_heap_is_sized_to_the_machine_and_the_engines_at_once(machine):
     assert memory.concurrent_engines() == 1
 
 
+def test_under_an_address_space_limit_the_heap_takes_half_of_it(machine, monkeypatch):
+    # A build server's worker runs `build --engine-check` under its --job-memory limit, which the
+    # JVM inherits: everything it reserves must fit inside.
+    machine(64 * 1024)
+    monkeypatch.setattr(memory, "_address_space_limit_mib", lambda: 4096)
+    assert memory.engine_heap_mib(1) == 2048
+    monkeypatch.setattr(memory, "_address_space_limit_mib", lambda: 1536)
+    assert memory.engine_heap_mib(1) == 768
+
+
 def test_the_jobs_fit_the_cores_and_the_memory(machine, monkeypatch):
     machine(4 * 1024)  # 2 GiB for engines: two of 512 + 256 + 256 MiB
     assert memory.jobs_this_machine_runs(cores=16) == 2
