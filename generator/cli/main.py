@@ -110,9 +110,10 @@ def run_command(argv: list[str]) -> int:
         for diagnostic in err.diagnostics:
             print(diagnostic.format(), file=sys.stderr)
         return err.exit_status
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as err:
+        # Ctrl-C, or SIGTERM/SIGHUP while engines ran (engine.lifecycle stopped them): 128 + the signal
         print("interrupted", file=sys.stderr)
-        return 130
+        return getattr(err, "exit_status", 130)
     except BrokenPipeError:
         return 0
     except Exception as err:  # the last line of defence: no traceback for users

@@ -35,6 +35,29 @@ def _jobs(value: str) -> int:
     return int(value)
 
 
+def bounded_jobs(requested: int) -> int:
+    """--jobs lowered to what this machine runs at once (its cores, and engines that fit in its memory
+    at the heap each needs), with a TG211 warning when it is; a bad TRIPLEA_GEN_ENGINE_HEAP is TG084."""
+    from generator.core.diagnostics import Diagnostic, DiagnosticError, EXIT_UNUSABLE, Position
+    from generator.engine import memory
+
+    try:
+        allowed = memory.jobs_this_machine_runs()
+    except memory.HeapSettingError as err:
+        raise DiagnosticError([Diagnostic("TG084", str(err), Position(memory.HEAP_VARIABLE),
+                                          f"give the heap in MiB, e.g. {memory.HEAP_VARIABLE}=1024")],
+                              exit_status=EXIT_UNUSABLE) from None
+    if requested <= allowed:
+        return requested
+    cores = os.cpu_count() or 1
+    print(Diagnostic("TG211", f"--jobs {requested}: this machine runs {allowed} game{'s' if allowed > 1 else ''} at a "
+                     f"time ({cores} cores, {memory.physical_memory_mib():,} MiB of memory, engines of at least "
+                     f"{memory.fixed_heap_mib() or memory.HEAP_FLOOR_MIB} MiB heap); playing {allowed} at a time",
+                     Position("triplea-gen"), "give --jobs at most the machine's cores", severity="warning").format(),
+          file=sys.stderr)
+    return allowed
+
+
 def run_test(args) -> int:
     from generator.core.diagnostics import EXIT_ERRORS, EXIT_OK, Diagnostic
     from generator.scenarios.run import test_spec, write_results
@@ -42,7 +65,7 @@ def run_test(args) -> int:
     started = time.monotonic()
     progress = None if args.format == "json" else (lambda text: print(f"... {text}", file=sys.stderr, flush=True))
     results = test_spec(Path(args.spec), only=args.scenario, controls=not args.no_control, progress=progress,
-                        jobs=args.jobs)
+                        jobs=bounded_jobs(args.jobs))
     seconds = time.monotonic() - started
     written = write_results(Path(args.spec), Path(args.outdir), results, seconds, complete=args.scenario is None)
     problems: list[Diagnostic] = []

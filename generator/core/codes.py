@@ -99,6 +99,8 @@ _ALL = (
                                   "named (warning)"),
     Code("TG081", ERROR, INPUT, "a `place:` entry that moves an entry twice, or moves the entry it is anchored at"),
     Code("TG082", ERROR, INPUT, "`import --base`: the chain of bases leads back to the spec being written"),
+    Code("TG083", ERROR, INPUT, "the real engine ran out of memory: the game (its units, a scenario's `given`) does not fit in its heap limit"),
+    Code("TG084", ERROR, INPUT, "`TRIPLEA_GEN_ENGINE_HEAP` is not a whole number of MiB from 128 to 65536"),
     Code("TG100", ERROR, VALIDATION, "the file does not match the game XML schema (bad number/boolean/enumeration, "
                                      "unknown or misplaced element, missing attribute)"),
     Code("TG101", ERROR, VALIDATION, "1.9: `<info>` has no numeric version"),
@@ -186,6 +188,8 @@ _ALL = (
                                 "step"),
     Code("TG209", ERROR, INPUT, "`test`: a scenario of `control: same-game` names a rule that changes the game (the "
                                 "game built without it differs, listed in game terms)"),
+    Code("TG210", ERROR, INPUT, "`scenarios:`: a count over its bound (units in a `given` change, per territory or in all; purchases, placements or units of a move; a round, an amount, a seed)"),
+    Code("TG211", WARNING, INPUT, "`test --jobs`: more games at a time than this machine's cores or memory run; lowered (warning)"),
     Code("TG301", ERROR, INPUT, "the real engine: not installed, or no Java to run it"),
     Code("TG302", ERROR, INPUT, "the real engine: its harness did not compile"),
     Code("TG303", ERROR, INPUT, "the real engine: its harness stopped without a report (crashed)"),

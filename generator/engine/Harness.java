@@ -1,7 +1,10 @@
 package tripleagen.harness;
 
 import java.io.FileDescriptor;
+import java.io.FileInputStream;
 import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -35,6 +38,7 @@ public final class Harness {
   private Harness() {}
 
   public static void main(final String[] args) {
+    watchParent();
     final PrintStream reportOut = new PrintStream(new FileOutputStream(FileDescriptor.out), true,
         StandardCharsets.UTF_8);
     final PrintStream console = new PrintStream(new FileOutputStream(FileDescriptor.err), true,
@@ -69,6 +73,31 @@ public final class Harness {
     console.flush();
     // The engine leaves non-daemon threads behind (messengers, AI helpers); do not wait for them.
     Runtime.getRuntime().halt(status);
+  }
+
+  /**
+   * With -Dtriplea-gen.parent=stdin, stdin is a pipe whose other end only triplea-gen holds and
+   * never writes to: its end of file means triplea-gen is gone (even killed outright, when it can
+   * stop nothing), and the JVM halts at once instead of playing on for nobody.
+   */
+  private static void watchParent() {
+    if (!"stdin".equals(System.getProperty("triplea-gen.parent"))) {
+      return;
+    }
+    final InputStream parent = new FileInputStream(FileDescriptor.in);
+    final Thread watcher = new Thread(() -> {
+      try {
+        final byte[] ignored = new byte[256];
+        while (parent.read(ignored) >= 0) {
+          // triplea-gen writes nothing; anything read is ignored
+        }
+      } catch (final IOException e) {
+        // a broken pipe means the same: the parent is gone
+      }
+      Runtime.getRuntime().halt(143);
+    }, "triplea-gen parent watch");
+    watcher.setDaemon(true);
+    watcher.start();
   }
 
   private static PlayMode.Options playOptions(final List<String> args) {

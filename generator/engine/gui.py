@@ -13,14 +13,14 @@ import json
 import os
 import shutil
 import subprocess
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.core.diagnostics import EXIT_UNUSABLE, Diagnostic, DiagnosticError, Position, display_path
+from generator.engine import lifecycle
 from generator.engine.harness import (_JVM_GRACE_SECONDS, _JVM_OPTIONS, HARNESS_CLASS, _error,
-                                      _require_engine, harness_classes, java_command, run_bounded,
-                                      stage_for_engine, vet_for_engine)
+                                      _require_engine, harness_classes, java_command, out_of_memory_error,
+                                      run_bounded, stage_for_engine, vet_for_engine)
 from generator.engine.screenshot import PictureVerdict, judge_screenshot
 
 SCREEN = "1280x1024x24"
@@ -164,7 +164,9 @@ def run_gui(game: Path, map_dir: Path, rounds: int = 1, screenshot: Path | None 
         raise DiagnosticError([Diagnostic("TG319", "map folder not found", Position(display_path(map_dir)),
                                           "give the map's top folder, the one that contains map/")],
                               exit_status=EXIT_UNUSABLE)
-    with tempfile.TemporaryDirectory(prefix="triplea-gen-client-") as home:
+    # Named for this run: its X server (-auth in this folder) and JVM are found and stopped, and the
+    # folder removed, by the next run should this one be killed outright.
+    with lifecycle.scratch_folder("client") as home:
         shot = Path(screenshot) if screenshot else Path(home) / "screenshot.png"
         shot.parent.mkdir(parents=True, exist_ok=True)
         staged = stage_for_engine(game, home, vetted)  # the engine reads exactly the bytes vetted
@@ -208,6 +210,9 @@ def _read_report(stdout: bytes, status: int, console: list[str], shown: str) -> 
     try:
         report = json.loads(stdout.decode("utf-8", "replace"))
     except json.JSONDecodeError:
+        out_of_memory = out_of_memory_error(status, stdout.decode("utf-8", "replace").splitlines() + console)
+        if out_of_memory:
+            raise out_of_memory from None
         said = " | ".join(line.strip() for line in console[-8:] if line.strip()) or "nothing"
         raise DiagnosticError([Diagnostic(
             "TG315", f"the desktop client died without a report (exit status {status}); its last words: {said}",

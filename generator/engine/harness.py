@@ -6,16 +6,13 @@ Everything the engine writes (settings, autosaves, map links) goes to a scratch
 user.home that is deleted afterwards; the user's ~/triplea is never touched."""
 from __future__ import annotations
 
-import atexit
 import hashlib
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
-import time
 import zipfile
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
@@ -24,6 +21,7 @@ from pathlib import Path
 from generator.core.datacache import cache_folder
 from generator.core.diagnostics import (EXIT_ERRORS, EXIT_OK, EXIT_UNUSABLE, Diagnostic, DiagnosticError,
                                         Position, display_path)
+from generator.engine import lifecycle, memory
 from generator.engine.install import engine_jar, engine_problem
 
 HARNESS_CLASS = "tripleagen.harness.Harness"
@@ -133,9 +131,9 @@ def _require_engine() -> Path:
 
 
 def _error(code: str, message: str, where: str, hint: str = "") -> DiagnosticError:
-    # The game's own failures (TG31x) exit like a failed check; a missing engine or a
-    # bad argument (TG30x) exits as unusable input.
-    status = EXIT_ERRORS if code.startswith("TG31") else EXIT_UNUSABLE
+    # The game's own failures (TG31x, and a game too large for the engine's memory: TG083) exit
+    # like a failed check; a missing engine or a bad argument (TG30x, TG084) exits as unusable input.
+    status = EXIT_ERRORS if code.startswith("TG31") or code == "TG083" else EXIT_UNUSABLE
     return DiagnosticError([Diagnostic(code, message, Position(where), hint)], exit_status=status)
 
 
@@ -171,9 +169,7 @@ def _harness_key(jar: Path, sources: list[Path]) -> str:
 
 @lru_cache(maxsize=1)
 def _classes_of_this_process() -> Path:
-    folder = tempfile.mkdtemp(prefix="triplea-gen-classes-")
-    atexit.register(shutil.rmtree, folder, ignore_errors=True)
-    return Path(folder)
+    return Path(lifecycle.scratch_folder_for_process("classes"))
 
 
 def compile_java(sources: list[Path], kind: str) -> Path:
@@ -190,7 +186,7 @@ def compile_java(sources: list[Path], kind: str) -> Path:
         return target
     building = Path(tempfile.mkdtemp(prefix=".building-", dir=target.parent))
     try:
-        command = ["javac", "-nowarn", "-encoding", "UTF-8", "-d", str(building),
+        command = ["javac", "-J-Xmx512m", "-nowarn", "-encoding", "UTF-8", "-d", str(building),
                    "-cp", os.pathsep.join(engine_class_path(jar)), *map(str, sources)]
         compiled = subprocess.run(command, capture_output=True, text=True)
         if compiled.returncode != 0:
@@ -218,17 +214,34 @@ def xml_guard_classes() -> Path:
     return compile_java([GUARD_SOURCE], "engine-guard")
 
 
-def java_command(classes: Path, main_class: str, arguments: list[str], home, options=_JVM_OPTIONS) -> list[str]:
+def java_command(classes: Path, main_class: str, arguments: list[str], home, options=_JVM_OPTIONS,
+                 watch_parent: bool = True) -> list[str]:
     """`java` running main_class (compiled into classes) against the engine's jars, with home as
     its user.home and temporary folder; run it in the engine jar's folder.
 
     Every JVM triplea-gen starts is built here: it adds the XML guard (XML_GUARD_PROPERTIES and
     the guard's classes first on the class path), so that no game file can make the engine
     read a DTD or entity other than the jar's game.dtd. Game files given to it on the command
-    line must come from vet_for_engine (stage_for_engine)."""
+    line must come from vet_for_engine (stage_for_engine).
+
+    The JVM also gets its memory bound and the marks of this run (engine_jvm_limits); with
+    watch_parent (for run_bounded, which gives it the pipe) it halts when its stdin ends."""
     class_path = os.pathsep.join([str(xml_guard_classes()), str(classes), *engine_class_path(engine_jar())])
-    return ["java", f"-Duser.home={home}", f"-Djava.io.tmpdir={home}", *options, *XML_GUARD_PROPERTIES,
-            "-cp", class_path, main_class, *arguments]
+    limits = [option for option in engine_jvm_limits() if watch_parent or option != lifecycle.PARENT_OPTION]
+    return ["java", f"-Duser.home={home}", f"-Djava.io.tmpdir={home}", *options, *limits,
+            *XML_GUARD_PROPERTIES, "-cp", class_path, main_class, *arguments]
+
+
+def engine_jvm_limits() -> tuple[str, ...]:
+    """What every JVM of ours gets after the caller's options: its memory bound (engine.memory:
+    sized to the machine and to the engines running at once) and the marks that tie it to this run
+    (engine.lifecycle: it ends when triplea-gen does). Raises TG084 for a bad TRIPLEA_GEN_ENGINE_HEAP."""
+    try:
+        heap = memory.heap_options()
+    except memory.HeapSettingError as err:
+        raise _error("TG084", str(err), memory.HEAP_VARIABLE, "give the heap in MiB, e.g. "
+                     f"{memory.HEAP_VARIABLE}=1024, or unset it to size the heap to the machine") from None
+    return (*heap, *lifecycle.owner_options())
 
 
 def vet_for_engine(path: Path) -> bytes:
@@ -260,52 +273,30 @@ def stage_for_engine(path: Path, home, data: bytes | None = None) -> Path:
 
 def engine_parse_command(game: Path, home: Path) -> tuple[list[str], Path]:
     """The java command (and its working folder) that parses one game in a fresh JVM: the
-    engine's own load of a game, as the benchmarks time it."""
+    engine's own load of a game, as the benchmarks time it. The caller runs it as it likes, so the
+    JVM does not watch its stdin."""
     jar = _require_engine()
     staged = stage_for_engine(game, home)
-    return java_command(harness_classes(), HARNESS_CLASS, ["check", str(staged)], home), jar.parent
+    return (java_command(harness_classes(), HARNESS_CLASS, ["check", str(staged)], home, watch_parent=False),
+            jar.parent)
 
 
 def run_bounded(command: list[str], cwd: Path, timeout: float, env: dict | None = None) -> subprocess.CompletedProcess:
-    """Runs command in a process group of its own; past timeout the whole group (a JVM, and
-    xvfb-run's X server) is stopped, politely first, and TimeoutExpired raised."""
-    process = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               start_new_session=True)
+    """Runs command in a process group of its own (lifecycle.start_group: stopped at once when
+    triplea-gen is interrupted, and its JVM ends by itself when triplea-gen dies); past timeout
+    the whole group (a JVM, and xvfb-run's X server) is stopped, politely first, and
+    TimeoutExpired raised."""
+    process = lifecycle.start_group(command, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         stdout, stderr = process.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
-        for stop, grace in ((signal.SIGTERM, 5), (signal.SIGKILL, None)):
-            try:
-                os.killpg(process.pid, stop)
-            except ProcessLookupError:
-                break
-            try:
-                process.communicate(timeout=grace)
-                break
-            except subprocess.TimeoutExpired:
-                continue
+        lifecycle.stop_group(process.pid, grace=5)
         raise
     finally:
-        if process.poll() is None:
-            process.kill()
-        _end_group(process.pid)
+        lifecycle.end_group(process)
+    if lifecycle.stopping():  # stopped by an interruption: its output is no verdict
+        raise lifecycle.Interrupted()
     return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
-
-
-def _end_group(group: int, wait: float = 5.0) -> None:
-    """Stops what is left of a finished command's process group (xvfb-run leaves its X server
-    shutting down as it exits) and waits a little for it to be gone."""
-    try:
-        os.killpg(group, signal.SIGTERM)
-    except ProcessLookupError:
-        return
-    deadline = time.monotonic() + wait
-    while time.monotonic() < deadline:
-        try:
-            os.killpg(group, 0)
-        except ProcessLookupError:
-            return
-        time.sleep(0.05)
 
 
 def _run_harness(arguments, games: dict[Path, bytes], timeout: float) -> dict:
@@ -313,7 +304,7 @@ def _run_harness(arguments, games: dict[Path, bytes], timeout: float) -> dict:
     games maps each game file to its vetted bytes; arguments(staged) gives the harness
     arguments for their staged copies."""
     jar = _require_engine()
-    with tempfile.TemporaryDirectory(prefix="triplea-gen-home-") as home:
+    with lifecycle.scratch_folder("home") as home:
         staged = [stage_for_engine(game, home, data) for game, data in games.items()]
         command = java_command(harness_classes(), HARNESS_CLASS, arguments(staged), home)
         # The engine reads game_engine.properties from its working directory.
@@ -327,9 +318,25 @@ def _run_harness(arguments, games: dict[Path, bytes], timeout: float) -> dict:
         return json.loads(stdout)
     except json.JSONDecodeError:
         console = finished.stderr.decode("utf-8", "replace").strip().splitlines()
+        # The JVM's own "Terminating due to ..." line goes to stdout.
+        out_of_memory = out_of_memory_error(finished.returncode, stdout.splitlines() + console)
+        if out_of_memory:
+            raise out_of_memory from None
         raise _error("TG303", f"the engine harness stopped without a report (exit status "
                      f"{finished.returncode}): " + " | ".join(console[-5:]), "triplea-gen",
                      "this is a bug in triplea-gen or a broken Java installation") from None
+
+
+def out_of_memory_error(status: int, console: list[str]) -> DiagnosticError | None:
+    """TG083 when the JVM stopped on an OutOfMemoryError (-XX:+ExitOnOutOfMemoryError: exit status 3
+    and the JVM's "Terminating due to java.lang.OutOfMemoryError" line), else None."""
+    said = [line for line in console if "OutOfMemoryError" in line]
+    if not said:
+        return None
+    return _error("TG083", f"the engine ran out of memory (its heap limit is {memory.engine_heap_mib()} MiB; exit "
+                  f"status {status}): {said[-1].strip()}", "triplea-gen",
+                  "the game holds more than a game can (units, territories): fewer units in the game or the "
+                  f"scenario's given; {memory.HEAP_VARIABLE}=MiB sets a larger heap")
 
 
 def check_games(paths: list[Path]) -> list[CheckResult]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -260,7 +259,10 @@ def test_spec(spec_path: Path, only: str | None = None, controls: bool = True, p
     variants, collector = prepare_variants(compiled.xml_bytes, scenarios)
     collector.raise_if_errors()
     game_name = Path(spec_path).stem + ".xml"
-    with tempfile.TemporaryDirectory(prefix="triplea-gen-scenarios-") as folder:
+    from generator.engine import lifecycle, memory
+
+    lifecycle.install_signal_handlers()  # here, in the main thread: the games start in worker threads
+    with lifecycle.scratch_folder("scenarios") as folder, memory.engines_at_once(min(jobs, len(scenarios))):
         map_dir = write_map_folder(compiled, Path(folder) / "map-folder")
 
         def play(index: int, scenario: Scenario) -> ScenarioResult:
@@ -280,8 +282,13 @@ def test_spec(spec_path: Path, only: str | None = None, controls: bool = True, p
 
         if jobs <= 1 or len(scenarios) <= 1:
             return [play(index, scenario) for index, scenario in enumerate(scenarios)]
-        with ThreadPoolExecutor(max_workers=jobs) as pool:
+        pool = ThreadPoolExecutor(max_workers=jobs)
+        try:
             return list(pool.map(play, range(len(scenarios)), scenarios))
+        finally:
+            # Interrupted: the games not started are dropped; those running were stopped (lifecycle),
+            # so their threads end at once and the scratch folder goes with them.
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _compiled(spec_path: Path):

@@ -33,6 +33,16 @@ UNITS_KEYS = ("territory", "owner", "units")
 MESSAGE_KEYS = ("to", "contains")
 AI_KINDS = ("none", "idle", "easy", "fast")
 MAX_ROUNDS = 10  # a scenario is short: engine time adds up over every scenario and its control
+# Bounds on what a scenario gives the engine (TG210): the engine holds every unit as an object, and a
+# given of millions grows its JVM to gigabytes. Real set-ups stay far below: Global 1940's largest
+# stack is a few dozen units, its whole map about 1,000.
+MAX_UNIT_COUNT = 1_000  # one count: units of a type added, bought, placed or moved
+MAX_UNITS_PER_TERRITORY = 1_000  # a given's additions to one territory, all changes together
+MAX_UNITS_ADDED = 10_000  # a given's additions in all
+MAX_SCRIPTED_UNITS = 1_000  # one player's purchases, or placements, in all
+MAX_ROUND_NUMBER = 1_000  # a given round or play until round
+MAX_AMOUNT = 1_000_000_000  # a resource amount (the engine keeps it in a Java int)
+MAX_SEED = 2**63 - 1  # the engine reads it as a Java long
 
 
 @dataclass
@@ -146,13 +156,23 @@ class _Reader:
             return None
         return str(value)
 
-    def integer(self, value, what: str, pos: Position, minimum: int = 0, maximum: int | None = None) -> int | None:
+    def integer(self, value, what: str, pos: Position, minimum: int = 0, maximum: int | None = None,
+                bound: int | None = None) -> int | None:
+        """A whole number from minimum to maximum (TG201 otherwise), and at most bound (TG210: a
+        size the engine must not be given)."""
         if isinstance(value, bool) or not isinstance(value, int) or value < minimum or \
                 (maximum is not None and value > maximum):
-            bound = f"from {minimum} to {maximum}" if maximum is not None else f"of at least {minimum}"
-            self.error("TG201", f"{what} must be a whole number {bound}, not {value!r}", pos, "")
+            allowed = f"from {minimum} to {maximum}" if maximum is not None else f"of at least {minimum}"
+            self.error("TG201", f"{what} must be a whole number {allowed}, not {value!r}", pos, "")
+            return None
+        if bound is not None and value > bound:
+            self.over_bound(f"{what} is {value:,}", bound, pos)
             return None
         return value
+
+    def over_bound(self, what: str, bound: int, pos: Position) -> None:
+        self.error("TG210", f"{what}, over the bound of {bound:,}", pos,
+                   "a scenario sets up a few units and plays a few steps; the engine holds every unit in memory")
 
     def names(self, value, what: str, pos: Position) -> list[str]:
         items = value if isinstance(value, list) else [value]
@@ -245,7 +265,7 @@ def _read_given(r: _Reader, value, pos: Position) -> Given:
         return given
     at = lambda key: _key_pos(body, key, pos)
     if "round" in body:
-        given.round = r.integer(body["round"], "given round", at("round"), minimum=1)
+        given.round = r.integer(body["round"], "given round", at("round"), minimum=1, bound=MAX_ROUND_NUMBER)
     if "step" in body:
         given.step = r.name(body["step"], "given step", at("step"))
         given.positions["step"] = at("step")
@@ -260,12 +280,14 @@ def _read_given(r: _Reader, value, pos: Position) -> Given:
         unit_change = _read_unit_change(r, change, cpos)
         if unit_change:
             given.units.append(unit_change)
+    _check_units_added(r, given.units, at("units"))
     resources = r.mapping(body.get("resources", {}), "given resources", at("resources"), None) or {}
     for player, amounts in resources.items():
         ppos = _key_pos(resources, player, at("resources"))
         amounts = r.mapping(amounts, f"resources of {player}", ppos, None) or {}
         given.resources[str(player)] = {str(resource): amount for resource, amount in amounts.items()
-                                        if r.integer(amount, f"{player}'s {resource}", ppos) is not None}
+                                        if r.integer(amount, f"{player}'s {resource}", _key_pos(amounts, resource, ppos),
+                                                     bound=MAX_AMOUNT) is not None}
         given.positions[f"resources:{player}"] = ppos
     for index, pair in enumerate(r.sequence(body.get("relationships", []), "given relationships",
                                             at("relationships"))):
@@ -308,15 +330,20 @@ def _read_unit_change(r: _Reader, value, pos: Position) -> UnitChange | None:
     territory = r.name(body.get("territory"), "territory of a unit change", at("territory"))
     owner = r.name(body.get("owner"), "owner of a unit change", at("owner"))
     counts: dict[str, dict] = {}
+    written = False  # counts were written, even if refused (then reported already)
     for key in ("add", "remove"):
         units = r.mapping(body.get(key, {}), f"{key} of a unit change", at(key), None) or {}
+        written = written or bool(units)
         counts[key] = {}
         for unit, count in units.items():
             if key == "remove" and count == "all":
                 counts[key][str(unit)] = "all"
-            elif r.integer(count, f"number of {unit} to {key}", _key_pos(units, unit, at(key)), minimum=1) is not None:
+            elif r.integer(count, f"number of {unit} to {key}", _key_pos(units, unit, at(key)), minimum=1,
+                           bound=MAX_UNIT_COUNT) is not None:
                 counts[key][str(unit)] = count
     if not counts["add"] and not counts["remove"]:
+        if written:
+            return None
         r.error("TG201", "a unit change needs add: or remove:", pos, "e.g. {territory: Burma, owner: British, "
                 "add: {infantry: 2}}")
         return None
@@ -342,7 +369,8 @@ def _read_play(r: _Reader, value, pos: Position) -> Play:
                 play.until_step = r.name(until["step"], "play until step", _key_pos(until, "step", pos))
                 play.positions["until"] = _key_pos(until, "step", pos)
             if "round" in until:
-                play.until_round = r.integer(until["round"], "play until round", _key_pos(until, "round", pos), 1)
+                play.until_round = r.integer(until["round"], "play until round", _key_pos(until, "round", pos), 1,
+                                             bound=MAX_ROUND_NUMBER)
     if "ai" in body:
         play.ai = _ai(r, body["ai"], at("ai")) or "none"
     players = r.mapping(body.get("players", {}), "play players", at("players"), None) or {}
@@ -362,6 +390,7 @@ def _read_play(r: _Reader, value, pos: Position) -> Play:
         ppos = _key_pos(purchases, player, at("purchases"))
         play.purchases[str(player)] = _unit_counts(r, units, f"purchase of {player}", ppos)
         play.positions[f"purchases:{player}"] = ppos
+        _check_total(r, sum(play.purchases[str(player)].values()), f"{player}'s purchases", MAX_SCRIPTED_UNITS, ppos)
     placements = r.mapping(body.get("placements", {}), "play placements", at("placements"), None) or {}
     for player, territories in placements.items():
         ppos = _key_pos(placements, player, at("placements"))
@@ -371,6 +400,8 @@ def _read_play(r: _Reader, value, pos: Position) -> Play:
                                          _key_pos(by_territory, territory, ppos))
             for territory, units in by_territory.items()}
         play.positions[f"placements:{player}"] = ppos
+        _check_total(r, sum(sum(units.values()) for units in play.placements[str(player)].values()),
+                     f"{player}'s placements", MAX_SCRIPTED_UNITS, ppos)
     moves = r.mapping(body.get("moves", {}), "play moves", at("moves"), None) or {}
     for player, entries in moves.items():
         mpos = _key_pos(moves, player, at("moves"))
@@ -382,7 +413,7 @@ def _read_play(r: _Reader, value, pos: Position) -> Play:
                                    if (m := _read_move(r, entry, _item_pos(entries, index, mpos))) is not None]
         play.positions[f"moves:{player}"] = mpos
     if "seed" in body:
-        play.seed = r.integer(body["seed"], "play seed", at("seed")) or 0
+        play.seed = r.integer(body["seed"], "play seed", at("seed"), bound=MAX_SEED) or 0
     return play
 
 
@@ -411,10 +442,34 @@ def _read_move(r: _Reader, value, pos: Position) -> Move | None:
 
 
 def _unit_counts(r: _Reader, value, what: str, pos: Position) -> dict[str, int]:
-    """{UNIT: N} with N at least 1."""
+    """{UNIT: N} with N from 1 to MAX_UNIT_COUNT."""
     units = r.mapping(value, what, pos, None) or {}
     return {str(unit): count for unit, count in units.items()
-            if r.integer(count, f"number of {unit} ({what})", _key_pos(units, unit, pos), minimum=1) is not None}
+            if r.integer(count, f"number of {unit} ({what})", _key_pos(units, unit, pos), minimum=1,
+                         bound=MAX_UNIT_COUNT) is not None}
+
+
+def _check_total(r: _Reader, total: int, what: str, bound: int, pos: Position) -> None:
+    if total > bound:
+        r.over_bound(f"{what} add up to {total:,} units", bound, pos)
+
+
+def _check_units_added(r: _Reader, changes: list[UnitChange], pos: Position) -> None:
+    """A given adds at most MAX_UNITS_PER_TERRITORY to one territory and MAX_UNITS_ADDED in all
+    (each count is bounded on its own already): reported at the change that goes over."""
+    per_territory: dict[str, int] = {}
+    total = 0
+    for change in changes:
+        added = sum(change.add.values())
+        per_territory[change.territory] = per_territory.get(change.territory, 0) + added
+        total += added
+        if added and per_territory[change.territory] > MAX_UNITS_PER_TERRITORY:
+            r.over_bound(f"the given adds {per_territory[change.territory]:,} units to {change.territory}",
+                         MAX_UNITS_PER_TERRITORY, change.position)
+            return
+        if added and total > MAX_UNITS_ADDED:
+            r.over_bound(f"the given adds {total:,} units in all", MAX_UNITS_ADDED, change.position)
+            return
 
 
 def _ai(r: _Reader, value, pos: Position) -> str | None:

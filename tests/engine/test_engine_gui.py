@@ -157,8 +157,9 @@ def test_the_client_is_stopped_at_its_time_limit(hex_map: Path, tmp_path: Path):
         codes = [d.code for d in stopped.diagnostics]
     assert "TG316" in codes
     assert time.monotonic() - started < 4 + 60 + 15  # the limit, the JVM's grace, the kill
-    # No JVM (user.home) and no X server (its -auth file, in the same scratch folder) left behind.
-    assert _processes_with("triplea-gen-client-") == []
+    # No JVM (user.home) and no X server (its -auth file, in the same scratch folder) left behind;
+    # the folder's name carries this process's id, so other runs on the machine do not count.
+    assert _processes_with(f"triplea-gen-client-{os.getpid()}-") == []
 
 
 @requires_client

@@ -135,7 +135,7 @@ def test_the_engine_jvm_refuses_them_even_when_handed_them_directly(tmp_path: Pa
     with tempfile.TemporaryDirectory() as home:
         command = harness.java_command(harness.harness_classes(), harness.HARNESS_CLASS,
                                        ["check", *map(str, games), str(good)], home)
-        finished = subprocess.run(command, cwd=harness.engine_jar().parent, capture_output=True, timeout=300)
+        finished = harness.run_bounded(command, cwd=harness.engine_jar().parent, timeout=300)
     assert listener.requests == []
     assert secret_text.encode() not in finished.stdout + finished.stderr
     verdicts = {Path(result["path"]).name: result for result in json.loads(finished.stdout)["results"]}
@@ -174,7 +174,7 @@ def test_without_the_guarded_factory_the_jdk_properties_alone_open_nothing(tmp_p
         factory = [part for part in command if part.startswith("-Djavax.xml.parsers.DocumentBuilderFactory=")]
         assert len(factory) == 1
         command.remove(factory[0])
-        finished = subprocess.run(command, cwd=harness.engine_jar().parent, capture_output=True, timeout=300)
+        finished = harness.run_bounded(command, cwd=harness.engine_jar().parent, timeout=300)
     assert listener.requests == []
     assert secret_text.encode() not in finished.stdout + finished.stderr
     for result in json.loads(finished.stdout)["results"]:
