@@ -135,8 +135,8 @@ def plan(journal: dict, folders, staging_fd: int, where) -> list[tuple]:
             raise untrusted(where, f"the journal names '{entry['path']}', and a link or a file now stands in its "
                             "path", "TG046") from None
         current = os.lstat(parts[-1], dir_fd=parent) if parent is not None and _exists(parts[-1], parent) else None
-        if current is None or same(current, entry["old"]):
-            continue  # not moved yet (or removed since): nothing to undo
+        if current is None or same(current, entry["old"]) or same(current, entry["backup"]):
+            continue  # not moved yet, put back already (a rollback cut short), or removed since: nothing to undo
         if not same(current, entry["new"]) or not stat.S_ISREG(current.st_mode) \
                 or file_digest(parts[-1], parent) != entry["new"]["sha256"]:
             raise untrusted(where, f"the journal names '{display_path(target)}', which is not the file that build "

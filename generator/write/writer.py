@@ -326,3 +326,50 @@ def write_file_atomically(path: str | os.PathLike, content: bytes) -> Path:
     if path.name in ("", ".", ".."):
         raise _cannot_write(path, "the output names a folder, not a file", "name the file to write")
     return write_outputs(path.parent, {path.name: content})[0]
+
+
+def read_output(outdir: str | os.PathLike, relpath: str, limit: int = 64 * 1024 * 1024) -> bytes | None:
+    """A file the tool wrote earlier under outdir, read the way it is written: no link under
+    outdir followed, only a regular file read; None when there is none (or it is anything else,
+    or larger than limit)."""
+    outdir = Path(outdir)
+    parts = tuple(check_relative(relpath, outdir).parts)
+    try:
+        root_fd = os.open(outdir, os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return None
+    folders = _Folders(outdir, root_fd)
+    try:
+        parent = folders.open(parts[:-1])
+        fd = os.open(parts[-1], os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0), dir_fd=parent) \
+            if parent is not None else None
+        if fd is None:
+            return None
+        with os.fdopen(fd, "rb") as stream:
+            if not stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
+                return None
+            data = stream.read(limit + 1)
+        return data if len(data) <= limit else None
+    except (OSError, DiagnosticError):
+        return None
+    finally:
+        folders.close()
+        os.close(root_fd)
+
+
+def new_private_file(path: str | os.PathLike) -> BinaryIO:
+    """A stream to a file made afresh (for a log another process writes to as it goes, which
+    cannot be staged): what stood at the name is removed first (a link itself, never what it
+    points to), then the file is made exclusively, without following a link, readable only by
+    this user."""
+    path = Path(path)
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        info = None
+    if info is not None:
+        if stat.S_ISDIR(info.st_mode):
+            raise _refuse_kind(path, info.st_mode)
+        os.unlink(path)
+    fd = os.open(path, _NEW_FILE_FLAGS, 0o600)
+    return os.fdopen(fd, "wb")
