@@ -125,22 +125,27 @@ def replace(*args, **kwargs):
     done[0] += 1
     return real(*args, **kwargs)
 os.replace = replace
+if sys.argv[3] == "copies":  # a file system without hard links: the kept files are copies
+    def link(*args, **kwargs):
+        raise OSError(1, "Operation not permitted")
+    os.link = link
 write_outputs(sys.argv[1], {f"m/map/games/g{i}.xml": b"new %d" % i for i in range(8)})
 """
 
 
-def _kill_a_build(out: Path, kill_after: int) -> None:
+def _kill_a_build(out: Path, kill_after: int, kept: str = "links") -> None:
     """An old build of eight files, then a new one killed (kill -9) after kill_after renames."""
     write_outputs(out, {f"m/map/games/g{i}.xml": b"old %d" % i for i in range(4)})
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]))
-    done = subprocess.run([sys.executable, "-c", _KILLED_WRITER, str(out), str(kill_after)], env=env)
+    done = subprocess.run([sys.executable, "-c", _KILLED_WRITER, str(out), str(kill_after), kept], env=env)
     assert done.returncode == -9
     assert list(out.glob(".triplea-gen-*")), "the killed build left nothing to roll back"
 
 
-def test_a_build_really_killed_half_way_is_still_rolled_back(tmp_path):
+@pytest.mark.parametrize("kept", ["links", "copies"])
+def test_a_build_really_killed_half_way_is_still_rolled_back(tmp_path, kept):
     out = tmp_path / "out"
-    _kill_a_build(out, kill_after=6)  # 4 replaced, 2 new in place, 2 not yet
+    _kill_a_build(out, kill_after=6, kept=kept)  # 4 replaced, 2 new in place, 2 not yet
     write_outputs(out, {"unrelated.txt": b"next"})
     assert _listing(out) == {"unrelated.txt": b"next", "m": "dir", "m/map": "dir", "m/map/games": "dir",
                              **{f"m/map/games/g{i}.xml": b"old %d" % i for i in range(4)}}
@@ -156,3 +161,25 @@ def test_a_killed_build_whose_file_was_edited_since_is_not_rolled_back(tmp_path,
         stream.write(b"mine!")
     _build_refused(out, capsys, "TG046")
     assert edited.read_bytes() == b"mine!"
+
+
+@pytest.mark.parametrize("kept", ["links", "copies"])
+def test_a_rollback_cut_short_is_finished_by_the_next_write(tmp_path, monkeypatch, kept):
+    out = tmp_path / "out"
+    _kill_a_build(out, kill_after=6, kept=kept)
+    real_replace, calls = os.replace, []
+
+    def failing_replace(*args, **kwargs):
+        calls.append(args)
+        if len(calls) == 3:
+            raise OSError(28, "No space left on device")
+        return real_replace(*args, **kwargs)
+
+    monkeypatch.setattr(os, "replace", failing_replace)
+    with pytest.raises(Exception) as err:
+        write_outputs(out, {"unrelated.txt": b"next"})
+    assert "TG041" in str(err.value)
+    monkeypatch.undo()
+    write_outputs(out, {"unrelated.txt": b"next"})
+    assert _listing(out) == {"unrelated.txt": b"next", "m": "dir", "m/map": "dir", "m/map/games": "dir",
+                             **{f"m/map/games/g{i}.xml": b"old %d" % i for i in range(4)}}
