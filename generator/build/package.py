@@ -2,9 +2,9 @@
 (Markdown and BBCode) with the mod's name, version, summary, rules and changes."""
 from __future__ import annotations
 
+import io
 import re
 import stat
-import tempfile
 import zipfile
 import zlib
 from pathlib import Path, PurePosixPath
@@ -16,18 +16,21 @@ from generator.write.writer import check_relative, safe_name
 _ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # fixed, so the same build gives the same zip
 
 
-def zip_folder(files: dict[str, bytes], target: Path) -> Path:
-    """A deterministic zip of relative paths; every name is checked so nothing unzips outside the folder."""
-    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive, \
-            progress(f"packaging {target.name}", len(files)) as shown:
+def zip_bytes(files: dict[str, bytes], zip_name: str) -> bytes:
+    """A deterministic zip of relative paths, in memory (written like every output, by the safe
+    writer); every name is checked so nothing unzips outside the folder."""
+    buffer = io.BytesIO()
+    # safe-write: into memory
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive, \
+            progress(f"packaging {zip_name}", len(files)) as shown:
         for name in sorted(files):
-            check_relative(name, target)
+            check_relative(name, Path(zip_name))
             info = zipfile.ZipInfo(name, _ZIP_TIME)
             info.external_attr = 0o644 << 16
             info.compress_type = zipfile.ZIP_DEFLATED
             archive.writestr(info, files[name])
             shown.advance()
-    return target
+    return buffer.getvalue()
 
 
 # Bounds for unzipping: a real map (tiles included) is a few hundred MiB in a few thousand files,
@@ -182,8 +185,7 @@ def package_spec(spec: str, outdir: str, previous: str | None = None) -> list[Pa
                                                                        base).encode("utf-8")
     version = game.info.version
     stem = safe_name(f"{Path(xml_name).stem}-{version}" if version else Path(xml_name).stem)
-    with tempfile.TemporaryDirectory() as temp:
-        archive = zip_folder(files, Path(temp) / f"{stem}.zip").read_bytes()
+    archive = zip_bytes(files, f"{stem}.zip")
     rules = loaded.rules
     counts = status_counts(rules)
     summary = (f"A mod of {base}" if base else "A TripleA game") + (

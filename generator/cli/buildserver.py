@@ -180,7 +180,7 @@ class BuildServer:
         self.selector = selectors.DefaultSelector()
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener:
             listener.bind(self.socket_path)
-            os.chmod(self.socket_path, 0o600)
+            os.chmod(self.socket_path, 0o600)  # safe-write: just bound by us in the private folder
             listener.listen(16)
             listener.setblocking(False)
             self.selector.register(listener, selectors.EVENT_READ, None)
@@ -205,7 +205,7 @@ class BuildServer:
             finally:
                 for worker in list(self.workers.values()):
                     self._end_worker(worker, {"declined": "the build server stopped"})
-                os.unlink(self.socket_path)
+                os.unlink(self.socket_path)  # safe-write: removes the name, follows no link
                 self.selector.close()
 
     def _accept(self, listener) -> None:
@@ -502,7 +502,7 @@ def run_server_command(args) -> int:
         return 0 if args.action == "start" else 1
     stale = os.path.join(folder, SOCKET_NAME)
     if os.path.exists(stale):
-        os.unlink(stale)  # left by a server that was killed
+        os.unlink(stale)  # left by a server that was killed; safe-write: removes the name, follows no link
     if args.action == "run":
         BuildServer(folder, args.idle * 60, job_seconds=args.job_limit, job_memory=args.job_memory << 20).serve()
         return 0
@@ -522,7 +522,7 @@ def _prepare_folder(folder: str) -> str:
     from generator.core.datacache import is_private_folder
 
     try:
-        os.makedirs(folder, mode=0o700, exist_ok=True)
+        os.makedirs(folder, mode=0o700, exist_ok=True)  # safe-write: refused below unless private
     except OSError as err:
         return f"cannot create {folder}: {err.strerror}"
     if not is_private_folder(folder):
@@ -535,8 +535,10 @@ def _start_in_background(folder: str, idle_minutes: float, job_seconds: float, j
     import subprocess
     import time
 
+    from generator.write.writer import new_private_file
+
     log_path = os.path.join(folder, "server.log")
-    with open(log_path, "wb") as log:
+    with new_private_file(log_path) as log:
         process = subprocess.Popen([sys.executable, "-m", "generator", "server", "run", "--idle", str(idle_minutes),
                                     "--job-limit", str(job_seconds), "--job-memory", str(job_mib)],
                                    stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, cwd=folder,

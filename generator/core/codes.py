@@ -69,6 +69,10 @@ _ALL = (
     Code("TG043", ERROR, INPUT, "a symbolic link inside the output folder (never followed; refused)"),
     Code("TG044", ERROR, INPUT, "the output would replace something that is not a regular file (folder, device, "
                                 "fifo), or a file stands where a folder is needed"),
+    Code("TG045", ERROR, INPUT, "a journal in the output folder that triplea-gen did not write there (planted, copied "
+                                "or unzipped in, or unreadable): refused, nothing touched"),
+    Code("TG046", ERROR, INPUT, "a journal of an interrupted build whose files changed since (not the files that "
+                                "build put in place or kept): refused, nothing touched"),
     Code("TG050", ERROR, INPUT, "a mod's base game cannot be found (the hint says where it looked)"),
     Code("TG051", ERROR, INPUT, "a mod names something its base game does not have (with the closest name)"),
     Code("TG052", ERROR, INPUT, "a mod changes the cost of a unit no production rule buys (or several and none is "

@@ -27,6 +27,8 @@ def cache_folder(name: str) -> Path | None:
     if not folder.is_dir():  # made again if removed while a long-lived process (watch, server) runs
         for level in (ours, folder):
             try:
+                # safe-write: a folder only (mkdir never follows a link at the name it makes); the
+                # checks below refuse it unless it is a private folder of this user
                 level.mkdir(parents=level == ours, mode=0o700)
             except FileExistsError:
                 pass
@@ -63,13 +65,15 @@ def is_private_folder(folder: str | os.PathLike, closed_to: int = 0o077) -> bool
 
 
 def write_quietly(path: Path, blob: bytes) -> bool:
-    """Replace path with blob in one step (a temporary file, then a rename); False if it cannot be written."""
-    temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    """Replace path with blob in one step, through the safe writer (a temporary file made
+    exclusively, then a rename; never through a link, never over anything but a regular file);
+    False if it cannot be written."""
+    from generator.core.diagnostics import DiagnosticError
+    from generator.write.writer import write_file_atomically
+
     try:
-        temporary.write_bytes(blob)
-        os.replace(temporary, path)
-    except OSError:
-        temporary.unlink(missing_ok=True)
+        write_file_atomically(path, blob)
+    except (OSError, DiagnosticError):
         return False
     return True
 

@@ -99,6 +99,7 @@ final class ClientWindow {
       mapBounds.set(new Rectangle(origin.x, origin.y, mapPanel.getWidth(), mapPanel.getHeight()));
     });
     final Rectangle screen = new Rectangle(Toolkit.getDefaultToolkit().getScreenSize());
+    // safe-write: png is always in the scratch home gui.py gives the JVM (it copies it to the user's name)
     ImageIO.write(new Robot().createScreenCapture(screen), "png", png);
     final Rectangle map = mapBounds.get().intersection(screen);
     final Map<String, Object> shot = new LinkedHashMap<>();

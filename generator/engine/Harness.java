@@ -39,8 +39,10 @@ public final class Harness {
 
   public static void main(final String[] args) {
     watchParent();
+    // safe-write: the process's own stdout and stderr, not files
     final PrintStream reportOut = new PrintStream(new FileOutputStream(FileDescriptor.out), true,
         StandardCharsets.UTF_8);
+    // safe-write: stderr
     final PrintStream console = new PrintStream(new FileOutputStream(FileDescriptor.err), true,
         StandardCharsets.UTF_8);
     final EngineLog log = new EngineLog();

@@ -301,9 +301,12 @@ final class PlayMode {
     if (Files.exists(link, LinkOption.NOFOLLOW_LINKS)) {
       return;
     }
+    // safe-write: the maps folder is under user.home, the scratch home Python made for this JVM
     if (options.mapDir != null) {
+      // safe-write: as above
       Files.createSymbolicLink(link, new File(options.mapDir).getAbsoluteFile().toPath());
     } else {
+      // safe-write: as above
       Files.createDirectories(link);
     }
   }

@@ -39,7 +39,9 @@ final class TextsMode {
     }
     final String mapName = args.get(0);
     final Path link = ClientFileSystemHelper.getUserMapsFolder().toPath().resolve(mapName);
+    // safe-write: the maps folder is under user.home, the scratch home Python made for this JVM
     Files.createDirectories(link.getParent());
+    // safe-write: as above
     Files.createSymbolicLink(link, new File(args.get(1)).getAbsoluteFile().toPath());
     final ResourceLoader loader = ResourceLoader.getMapResourceLoader(mapName);
     // The client sets this when it opens a game; the text classes read the map through it.

@@ -166,9 +166,10 @@ def run_gui(game: Path, map_dir: Path, rounds: int = 1, screenshot: Path | None 
                               exit_status=EXIT_UNUSABLE)
     # Named for this run: its X server (-auth in this folder) and JVM are found and stopped, and the
     # folder removed, by the next run should this one be killed outright.
-    with lifecycle.scratch_folder("client") as home:
-        shot = Path(screenshot) if screenshot else Path(home) / "screenshot.png"
-        shot.parent.mkdir(parents=True, exist_ok=True)
+    with lifecycle.scratch_folder("client") as home:  # safe-write: private, ours
+        # The engine writes the picture into its private scratch home (it follows links); the
+        # copy the user asked for is written by the safe writer.
+        shot = Path(home) / "screenshot.png"
         staged = stage_for_engine(game, home, vetted)  # the engine reads exactly the bytes vetted
         arguments = ["play", str(staged), "--rounds", str(rounds), "--ai", "easy",
                      "--timeout", str(timeout), "--map-dir", str(map_dir.resolve()), "--screenshot", str(shot.resolve())]
@@ -196,6 +197,12 @@ def run_gui(game: Path, map_dir: Path, rounds: int = 1, screenshot: Path | None 
         picture = judge_screenshot(shot, client.get("map_panel")) if shot.is_file() else None
         if screenshot is None:
             shot = None
+        elif shot.is_file():
+            from generator.write.writer import write_file_atomically
+
+            shot = write_file_atomically(screenshot, shot.read_bytes())
+        else:
+            shot = Path(screenshot)  # asked for, not taken: the report says so
         return GuiReport(
             path=game, game=report["game"], map_dir=display_path(map_dir), rounds_requested=rounds,
             rounds_completed=report["rounds_completed"], stopped_by=report["stopped_by"],

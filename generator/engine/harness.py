@@ -169,7 +169,7 @@ def _harness_key(jar: Path, sources: list[Path]) -> str:
 
 @lru_cache(maxsize=1)
 def _classes_of_this_process() -> Path:
-    return Path(lifecycle.scratch_folder_for_process("classes"))
+    return Path(lifecycle.scratch_folder_for_process("classes"))  # safe-write: made exclusively, private (lifecycle)
 
 
 def compile_java(sources: list[Path], kind: str) -> Path:
@@ -184,6 +184,9 @@ def compile_java(sources: list[Path], kind: str) -> Path:
     target = folder / _harness_key(jar, sources)
     if target.is_dir():
         return target
+    # safe-write: javac writes only inside this folder, made exclusively (mode 700) in the private
+    # cache folder (cache_folder) or this process's own; the rename moves that folder into place,
+    # and fails rather than replace anything (a non-empty folder, a file, a link) already there.
     building = Path(tempfile.mkdtemp(prefix=".building-", dir=target.parent))
     try:
         command = ["javac", "-J-Xmx512m", "-nowarn", "-encoding", "UTF-8", "-d", str(building),
@@ -195,12 +198,12 @@ def compile_java(sources: list[Path], kind: str) -> Path:
                          display_path(sources[0].parent) if sources else "triplea-gen",
                          f"the installed engine ({jar}) may not be the 1.9 version triplea-gen drives")
         try:
-            os.rename(building, target)
+            os.rename(building, target)  # safe-write: see above
         except OSError:
             if not target.is_dir():
                 raise
     finally:
-        shutil.rmtree(building, ignore_errors=True)
+        shutil.rmtree(building, ignore_errors=True)  # safe-write: our own folder (rmtree follows no link)
     return target
 
 
@@ -264,9 +267,11 @@ def stage_for_engine(path: Path, home, data: bytes | None = None) -> Path:
     if data is None:
         data = vet_for_engine(path)
     games = Path(home) / "triplea-gen-games"
+    # safe-write: home is the engine's scratch folder (a TemporaryDirectory of ours), and the copy
+    # is made exclusively ("x") in a folder made exclusively under it
     games.mkdir(mode=0o700, exist_ok=True)
-    staged = Path(tempfile.mkdtemp(dir=games)) / Path(path).name
-    with open(staged, "xb") as handle:
+    staged = Path(tempfile.mkdtemp(dir=games)) / Path(path).name  # safe-write: see above
+    with open(staged, "xb") as handle:  # safe-write: see above
         handle.write(data)
     return staged
 
@@ -304,7 +309,7 @@ def _run_harness(arguments, games: dict[Path, bytes], timeout: float) -> dict:
     games maps each game file to its vetted bytes; arguments(staged) gives the harness
     arguments for their staged copies."""
     jar = _require_engine()
-    with lifecycle.scratch_folder("home") as home:
+    with lifecycle.scratch_folder("home") as home:  # safe-write: made exclusively, private (lifecycle)
         staged = [stage_for_engine(game, home, data) for game, data in games.items()]
         command = java_command(harness_classes(), HARNESS_CLASS, arguments(staged), home)
         # The engine reads game_engine.properties from its working directory.

@@ -181,20 +181,20 @@ def scratch_folder(kind: str):
     """A private temporary folder triplea-gen-KIND-PID-*, removed on leaving (and at exit, and by
     the next run's sweep_stale when this process was killed before either)."""
     sweep_stale()
-    folder = tempfile.mkdtemp(prefix=f"{SCRATCH_PREFIX}{kind}-{os.getpid()}-")
+    folder = tempfile.mkdtemp(prefix=f"{SCRATCH_PREFIX}{kind}-{os.getpid()}-")  # safe-write: made exclusively, mode 700
     with _lock:
         _folders.add(folder)
     try:
         yield folder
     finally:
-        shutil.rmtree(folder, ignore_errors=True)
+        shutil.rmtree(folder, ignore_errors=True)  # safe-write: our own folder (rmtree follows no link)
         with _lock:
             _folders.discard(folder)
 
 
 def scratch_folder_for_process(kind: str) -> str:
     """A scratch folder that lives as long as this process (removed at exit)."""
-    folder = tempfile.mkdtemp(prefix=f"{SCRATCH_PREFIX}{kind}-{os.getpid()}-")
+    folder = tempfile.mkdtemp(prefix=f"{SCRATCH_PREFIX}{kind}-{os.getpid()}-")  # safe-write: made exclusively, mode 700
     with _lock:
         _folders.add(folder)
     return folder
@@ -207,7 +207,7 @@ def _at_exit() -> None:
     with _lock:
         folders = list(_folders)
     for folder in folders:
-        shutil.rmtree(folder, ignore_errors=True)
+        shutil.rmtree(folder, ignore_errors=True)  # safe-write: our own folders (rmtree follows no link)
 
 
 def _alive(pid: int) -> bool:
@@ -246,6 +246,7 @@ def sweep_stale(temporary: str | None = None) -> list[str]:
                 continue
         except OSError:
             continue
+        # safe-write: a dead run's scratch folder of this user, checked above not to be a link
         shutil.rmtree(entry, ignore_errors=True)
         removed.append(str(entry))
     return removed

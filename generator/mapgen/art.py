@@ -40,13 +40,13 @@ def _mix(color: tuple[int, int, int], other: tuple[int, int, int], amount: float
 
 def png_bytes(image: Image.Image) -> bytes:
     buffer = io.BytesIO()
-    image.save(buffer, **PNG_OPTIONS)
+    image.save(buffer, **PNG_OPTIONS)  # safe-write: into memory
     return buffer.getvalue()
 
 
 def jpeg_bytes(image: Image.Image) -> bytes:
     buffer = io.BytesIO()
-    image.convert("RGB").save(buffer, **JPEG_OPTIONS)
+    image.convert("RGB").save(buffer, **JPEG_OPTIONS)  # safe-write: into memory
     return buffer.getvalue()
 
 

@@ -92,7 +92,20 @@ def _bytecode_cache(kind: str) -> jinja2.BytecodeCache | None:
     does not compile them again; sandboxed code differs (and changes with the sandbox's code, whose
     stamp is in its kind), so each kind has its own files."""
     folder = cache_folder("jinja")
-    return jinja2.FileSystemBytecodeCache(str(folder), f"{kind}-%s.cache") if folder is not None else None
+    return _SafeBytecodeCache(str(folder), f"{kind}-%s.cache") if folder is not None else None
+
+
+class _SafeBytecodeCache(jinja2.FileSystemBytecodeCache):
+    """Jinja's file cache, storing through the one safe writer like every file triplea-gen writes."""
+
+    def dump_bytecode(self, bucket) -> None:
+        import io
+
+        from generator.core.datacache import write_quietly
+
+        buffer = io.BytesIO()
+        bucket.write_bytecode(buffer)
+        write_quietly(Path(self._get_cache_filename(bucket)), buffer.getvalue())
 
 
 _OPTIONS = dict(

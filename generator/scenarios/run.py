@@ -213,6 +213,7 @@ def play_variant(scenario: Scenario, variant: Variant, name: str, folder: Path, 
     from generator.engine.harness import play_scenario_game
 
     game = folder / name
+    # safe-write: folder is test_spec's own (inside a mkdtemp folder it made; nobody else writes there)
     game.write_bytes(variant.xml)
     started = time.monotonic()
     options = play_options(scenario, variant.names) + (["--map-dir", str(map_dir.resolve())] if map_dir else [])
@@ -262,12 +263,12 @@ def test_spec(spec_path: Path, only: str | None = None, controls: bool = True, p
     from generator.engine import lifecycle, memory
 
     lifecycle.install_signal_handlers()  # here, in the main thread: the games start in worker threads
-    with lifecycle.scratch_folder("scenarios") as folder, memory.engines_at_once(min(jobs, len(scenarios))):
+    with lifecycle.scratch_folder("scenarios") as folder, memory.engines_at_once(min(jobs, len(scenarios))):  # safe-write: private, ours
         map_dir = write_map_folder(compiled, Path(folder) / "map-folder")
 
         def play(index: int, scenario: Scenario) -> ScenarioResult:
             own = Path(folder) / f"scenario-{index:03d}"  # each game its own file: several play at once
-            own.mkdir()
+            own.mkdir()  # safe-write: inside the private mkdtemp folder made above
             if progress:
                 progress(f"scenario {scenario.id}")
             run = play_variant(scenario, variants[scenario.id], game_name, own, map_dir)
@@ -352,31 +353,36 @@ def _root(xml: bytes):
     return etree.fromstring(xml, etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False))
 
 
+RESULTS_FOLDER = "scenario-results"
+
+
 def results_path(spec_path: Path, outdir: Path) -> Path:
-    return Path(outdir) / "scenario-results" / f"{Path(spec_path).stem}.json"
+    return Path(outdir) / RESULTS_FOLDER / f"{Path(spec_path).stem}.json"
 
 
 def write_results(spec_path: Path, outdir: Path, results: list[ScenarioResult], seconds: float,
                   complete: bool) -> Path:
-    """The results `report` reads: written whole (a temporary file renamed into place)."""
-    target = results_path(spec_path, outdir)
-    target.parent.mkdir(parents=True, exist_ok=True)
+    """The results `report` reads, written by the safe writer (staged and renamed into place;
+    no link under outdir followed, only a regular file replaced): the output folder may hold
+    what an unzipped mod or a cloned project put there."""
+    from generator.write.writer import read_output, write_outputs
+
+    relpath = f"{RESULTS_FOLDER}/{Path(spec_path).stem}.json"
     document = {"version": RESULTS_VERSION, "spec": display_path(spec_path), "spec_digest": spec_digest(spec_path),
                 "complete": complete, "seconds": round(seconds, 1), "scenarios": [r.as_json() for r in results]}
-    if not complete and target.exists():
+    earlier_text = None if complete else read_output(outdir, relpath)
+    if earlier_text is not None:
         # one scenario run: keep the others' earlier results
         try:
-            earlier = json.loads(target.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            earlier = json.loads(earlier_text)
+        except ValueError:
             earlier = {}
-        if earlier.get("spec_digest") == document["spec_digest"]:
+        if isinstance(earlier, dict) and earlier.get("spec_digest") == document["spec_digest"]:
             ran = {r.scenario.id for r in results}
             document["scenarios"] = [s for s in earlier.get("scenarios", []) if s.get("id") not in ran] + \
                 document["scenarios"]
-    temporary = target.with_suffix(".json.tmp")
-    temporary.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    temporary.replace(target)
-    return target
+    text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    return write_outputs(outdir, {relpath: text.encode("utf-8")})[0]
 
 
 def read_results(spec_path: Path, results_file: Path) -> dict | None:

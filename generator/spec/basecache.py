@@ -59,7 +59,8 @@ def load(path: Path, shown: str, read: Callable[[], bytes], import_game: Callabl
         try:
             blob = stored.read_bytes()
             game = pickle.loads(blob)
-            os.utime(stored)  # recently used: kept when the folder is trimmed
+            # recently used: kept when the folder is trimmed; safe-write: a time only, in a private folder
+            os.utime(stored)
         except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError, ValueError):
             blob = None
     if blob is None:
@@ -80,6 +81,6 @@ def _store(stored: Path, blob: bytes) -> None:
     try:
         kept = sorted(stored.parent.glob("*.pickle"), key=lambda p: p.stat().st_mtime_ns, reverse=True)
         for old in kept[KEPT_ON_DISK:]:
-            old.unlink()
+            old.unlink()  # safe-write: removes the name itself (a link is not followed), in a private folder
     except OSError:
         pass  # trimmed by the next build that can

@@ -1,15 +1,17 @@
 """Write: all-or-nothing output.
 
 One mechanism for every file triplea-gen writes (a build's map folder, a package, one
-imported YAML): every file is first written into a staging folder inside the output
-folder; the files it replaces are kept there as hard links; a journal listing every
-target is put in place with one rename; then each staged file is renamed over its
-target; removing the journal commits the build. A build killed at any point leaves
-either no journal (nothing was touched; the staging folder is stale) or a journal,
-and the next write into that folder first rolls the half-applied build back from
-the kept files, so the output is always entirely the old build or entirely the new
-one. Files the build does not write are never touched (several mods of one map are
-built into one folder).
+imported YAML, test results, caches): every file is first written into a staging folder
+inside the output folder (made exclusively, with an unguessable name); the files it replaces
+are kept there as hard links; a journal recording every target and the identity of each file
+it stages and keeps is put in place (inside the staging folder) with one rename; then each
+staged file is renamed over its target; removing the journal commits the build. A build killed
+at any point leaves either no journal (nothing was touched; the staging folder is stale) or a
+journal, and the next write into that folder first rolls the half-applied build back from the
+kept files, so the output is always entirely the old build or entirely the new one. Files the
+build does not write are never touched (several mods of one map are built into one folder).
+A journal is acted on only when all it records is still true (journal.py): one planted in the
+folder (an unzipped mod, a cloned project) is refused and touches nothing.
 
 Under the output folder nothing is followed: every folder is opened relative to its
 parent with O_NOFOLLOW, a symlink is refused (TG043), and only regular files are
@@ -18,6 +20,7 @@ lock on the output folder, so two builds into one folder take turns."""
 from __future__ import annotations
 
 import errno
+import hashlib
 import json
 import os
 import re
@@ -28,6 +31,7 @@ from pathlib import Path, PurePosixPath
 from typing import BinaryIO, Callable
 
 from generator.core.diagnostics import Diagnostic, DiagnosticError, Position, display_path
+from generator.write import journal
 
 try:
     import fcntl
@@ -161,64 +165,27 @@ def _locked_folder(outdir: Path):
 
 
 def _recover(folders: _Folders) -> None:
+    """Roll back what a killed build left half-done, from the journal in its staging folder, and
+    remove stale staging folders; a journal this tool cannot trust stops the write (journal.py)."""
     root_fd = folders.fds[()]
-    info = _lstat(JOURNAL_NAME, root_fd)
-    if info is not None:
-        if stat.S_ISREG(info.st_mode):
+    if _lstat(JOURNAL_NAME, root_fd) is not None:
+        # Builds keep their journal in their own staging folder; one here was put by someone else
+        # (or by a version of triplea-gen that trusted it blindly): never acted on.
+        raise journal.untrusted(folders.root / JOURNAL_NAME, "a journal triplea-gen did not write")
+    for name in sorted(os.listdir(root_fd)):
+        if not name.startswith(STAGING_PREFIX):
+            continue
+        info = _lstat(name, root_fd)
+        if info is not None and stat.S_ISDIR(info.st_mode):
+            staging_fd = os.open(name, _DIR_FLAGS, dir_fd=root_fd)
             try:
-                fd = os.open(JOURNAL_NAME, os.O_RDONLY | os.O_NOFOLLOW, dir_fd=root_fd)
-                with os.fdopen(fd, "rb") as stream:
-                    journal = json.loads(stream.read(16 * 1024 * 1024))
-                _roll_back(folders, journal)
-            except (ValueError, KeyError, TypeError):
-                pass  # not a journal of ours (it is only ever renamed into place whole)
-        os.unlink(JOURNAL_NAME, dir_fd=root_fd)
-    for name in os.listdir(root_fd):
-        if name.startswith(STAGING_PREFIX):
-            _remove_tree(name, root_fd)
-
-
-def _roll_back(folders: _Folders, journal: dict) -> None:
-    """Put every file the journal names back as it was; remove the folders the build made."""
-    staging = journal["staging"]
-    staging_fd = None
-    if isinstance(staging, str) and staging.startswith(STAGING_PREFIX) and "/" not in staging:
-        try:
-            staging_fd = os.open(staging, _DIR_FLAGS, dir_fd=folders.fds[()])
-        except OSError:
-            staging_fd = None
-    try:
-        for entry in reversed(journal["files"]):
-            parts = tuple(PurePosixPath(entry["path"]).parts)
-            if not parts or ".." in parts:
-                continue
-            try:
-                parent = folders.open(parts[:-1])
-            except DiagnosticError:
-                continue  # a link was put in since: never follow it, not even to restore
-            if parent is None:
-                continue
-            backup = entry.get("backup")
-            if backup is not None and staging_fd is not None and _lstat(backup, staging_fd) is not None:
-                os.replace(backup, parts[-1], src_dir_fd=staging_fd, dst_dir_fd=parent)
-            elif backup is None:
-                current = _lstat(parts[-1], parent)
-                if current is not None and stat.S_ISREG(current.st_mode):
-                    os.unlink(parts[-1], dir_fd=parent)
-        for folder in reversed(journal.get("folders", [])):
-            parts = tuple(PurePosixPath(folder).parts)
-            try:
-                parent = folders.open(parts[:-1]) if parts and ".." not in parts else None
-                if parent is not None:
-                    opened = folders.fds.pop(parts, None)
-                    if opened is not None:
-                        os.close(opened)
-                    os.rmdir(parts[-1], dir_fd=parent)
-            except (OSError, DiagnosticError):
-                pass  # not empty (someone else's files) or gone: leave it
-    finally:
-        if staging_fd is not None:
-            os.close(staging_fd)
+                where = folders.root / name / journal.NAME
+                found = journal.read(name, staging_fd, where)
+                if found is not None:
+                    journal.roll_back(found, folders, staging_fd, where)
+            finally:
+                os.close(staging_fd)
+        _remove_tree(name, root_fd)  # only what lies inside a folder of the reserved name; links not followed
 
 
 def _remove_tree(name: str, dir_fd: int) -> None:
@@ -238,20 +205,21 @@ def _remove_tree(name: str, dir_fd: int) -> None:
     os.rmdir(name, dir_fd=dir_fd)
 
 
-def _write_new(name: str, dir_fd: int, content: bytes | Callable[[BinaryIO], None]) -> None:
+def _write_new(name: str, dir_fd: int, content: bytes | Callable[[BinaryIO], None]) -> str:
     """A new file; content is bytes, or a function that writes it to the stream it gets
-    (for contents too large to hold in memory, such as an unzipped map)."""
+    (for contents too large to hold in memory, such as an unzipped map). Returns its SHA-256."""
     fd = os.open(name, _NEW_FILE_FLAGS, 0o666, dir_fd=dir_fd)  # the umask applies, as for any tool
     if callable(content):
         with os.fdopen(fd, "wb") as stream:
             content(stream)
-        return
+        return journal.file_digest(name, dir_fd)
     try:
         view = memoryview(content)
         while view:
             view = view[os.write(fd, view):]
     finally:
         os.close(fd)
+    return hashlib.sha256(content).hexdigest()
 
 
 def _keep_old(name: str, parent: int, backup: str, staging_fd: int) -> None:
@@ -296,7 +264,7 @@ def _check_targets(folders: _Folders, relpaths) -> list[tuple[str, ...]]:
 
 def _stage_and_apply(folders: _Folders, relpaths, files, missing) -> None:
     root_fd = folders.fds[()]
-    staging = f"{STAGING_PREFIX}{os.getpid()}-{secrets.token_hex(4)}"
+    staging = f"{STAGING_PREFIX}{secrets.token_hex(12)}"  # made exclusively: never one already there
     os.mkdir(staging, 0o700, dir_fd=root_fd)
     try:
         staging_fd = os.open(staging, _DIR_FLAGS, dir_fd=root_fd)
@@ -306,39 +274,49 @@ def _stage_and_apply(folders: _Folders, relpaths, files, missing) -> None:
             os.close(staging_fd)
     finally:
         try:
-            _remove_tree(staging, root_fd)
+            if _lstat(f"{staging}/{journal.NAME}", root_fd) is None:  # else a rollback failed: kept for the user
+                _remove_tree(staging, root_fd)
         except OSError:
             pass  # removed by the next write
 
 
 def _apply(folders: _Folders, staging: str, staging_fd: int, relpaths, files, missing) -> None:
-    root_fd = folders.fds[()]
-    journal = {"staging": staging, "files": [], "folders": ["/".join(parts) for parts in missing]}
+    """Stage every file, then (after the journal is in place) move them over their targets. The
+    journal records the identity of everything it may later touch (journal.py)."""
+    folder_id = journal.identity(os.fstat(staging_fd))
+    record = {"version": journal.VERSION, "staging": staging,
+              "staging_id": {"dev": folder_id["dev"], "ino": folder_id["ino"]},
+              "files": [], "folders": ["/".join(parts) for parts in missing]}
     for index, (rel, parts) in enumerate(relpaths):
-        _write_new(f"n{index}", staging_fd, files[rel])
+        digest = _write_new(f"n{index}", staging_fd, files[rel])
+        entry = {"path": rel, "new": dict(journal.identity(os.lstat(f"n{index}", dir_fd=staging_fd)), sha256=digest),
+                 "old": None, "backup": None}
         parent = folders.fds.get(parts[:-1])
-        backup = None
-        if parent is not None and _lstat(parts[-1], parent) is not None:
+        old = _lstat(parts[-1], parent) if parent is not None else None
+        if old is not None:
             backup = f"o{index}"
             _keep_old(parts[-1], parent, backup, staging_fd)
-        journal["files"].append({"path": rel, "backup": backup})
+            entry["old"] = journal.identity(old)
+            entry["backup"] = dict(journal.identity(os.lstat(backup, dir_fd=staging_fd)), name=backup)
+        record["files"].append(entry)
     if len(relpaths) == 1 and not missing:
         # One file in a folder that exists: a single rename is all or nothing by itself.
         (_, parts), = relpaths
         os.replace("n0", parts[-1], src_dir_fd=staging_fd, dst_dir_fd=folders.fds[parts[:-1]])
         return
-    _write_new("journal", staging_fd, json.dumps(journal).encode("utf-8"))
-    os.rename("journal", JOURNAL_NAME, src_dir_fd=staging_fd, dst_dir_fd=root_fd)
+    _write_new(f"{journal.NAME}.new", staging_fd, json.dumps(record).encode("utf-8"))
+    os.rename(f"{journal.NAME}.new", journal.NAME, src_dir_fd=staging_fd, dst_dir_fd=staging_fd)
     try:
         for parts in missing:
             folders.make(parts)
         for index, (_, parts) in enumerate(relpaths):
             os.replace(f"n{index}", parts[-1], src_dir_fd=staging_fd, dst_dir_fd=folders.fds[parts[:-1]])
     except BaseException:
-        _roll_back(folders, journal)  # a failed rename (or Ctrl-C) leaves the old build, not a mix
-        os.unlink(JOURNAL_NAME, dir_fd=root_fd)
+        # a failed rename (or Ctrl-C) leaves the old build, not a mix
+        journal.roll_back(record, folders, staging_fd, folders.root / staging / journal.NAME)
+        os.unlink(journal.NAME, dir_fd=staging_fd)
         raise
-    os.unlink(JOURNAL_NAME, dir_fd=root_fd)  # the commit point
+    os.unlink(journal.NAME, dir_fd=staging_fd)  # the commit point
 
 
 def write_file_atomically(path: str | os.PathLike, content: bytes) -> Path:
@@ -348,3 +326,50 @@ def write_file_atomically(path: str | os.PathLike, content: bytes) -> Path:
     if path.name in ("", ".", ".."):
         raise _cannot_write(path, "the output names a folder, not a file", "name the file to write")
     return write_outputs(path.parent, {path.name: content})[0]
+
+
+def read_output(outdir: str | os.PathLike, relpath: str, limit: int = 64 * 1024 * 1024) -> bytes | None:
+    """A file the tool wrote earlier under outdir, read the way it is written: no link under
+    outdir followed, only a regular file read; None when there is none (or it is anything else,
+    or larger than limit)."""
+    outdir = Path(outdir)
+    parts = tuple(check_relative(relpath, outdir).parts)
+    try:
+        root_fd = os.open(outdir, os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return None
+    folders = _Folders(outdir, root_fd)
+    try:
+        parent = folders.open(parts[:-1])
+        fd = os.open(parts[-1], os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0), dir_fd=parent) \
+            if parent is not None else None
+        if fd is None:
+            return None
+        with os.fdopen(fd, "rb") as stream:
+            if not stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
+                return None
+            data = stream.read(limit + 1)
+        return data if len(data) <= limit else None
+    except (OSError, DiagnosticError):
+        return None
+    finally:
+        folders.close()
+        os.close(root_fd)
+
+
+def new_private_file(path: str | os.PathLike) -> BinaryIO:
+    """A stream to a file made afresh (for a log another process writes to as it goes, which
+    cannot be staged): what stood at the name is removed first (a link itself, never what it
+    points to), then the file is made exclusively, without following a link, readable only by
+    this user."""
+    path = Path(path)
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        info = None
+    if info is not None:
+        if stat.S_ISDIR(info.st_mode):
+            raise _refuse_kind(path, info.st_mode)
+        os.unlink(path)
+    fd = os.open(path, _NEW_FILE_FLAGS, 0o600)
+    return os.fdopen(fd, "wb")

@@ -17,7 +17,7 @@ from textedit import replaced
 from generator.cli.main import main
 from generator.core.diagnostics import DiagnosticError
 from generator.build.jsonschema import build_schema
-from generator.build.package import safe_extract, zip_folder
+from generator.build.package import safe_extract, zip_bytes
 from generator.read.yamlio import load_yaml_file, load_yaml_text
 
 EXAMPLE = PLAIN_GAME
@@ -160,7 +160,7 @@ def test_packaged_mod_unzips_into_a_folder_the_engine_loads(tmp_path, capsys, mo
 @pytest.mark.parametrize("name", ["../evil.txt", "/etc/evil", "a/../../evil", "C:/evil", "..\\evil"])
 def test_zip_names_cannot_escape(tmp_path, name):
     with pytest.raises(DiagnosticError):
-        zip_folder({name: b"x"}, tmp_path / "out.zip")
+        zip_bytes({name: b"x"}, "out.zip")
     hostile = tmp_path / "hostile.zip"
     with zipfile.ZipFile(hostile, "w") as z:
         z.writestr("ok/file.txt", b"fine")
