@@ -176,7 +176,8 @@ def forum_post(name: str, version: str | None, summary: str, rules, changes: lis
 
 def package_spec(spec: str, outdir: str, previous: str | None = None) -> list[Path]:
     """Build the spec (validated), zip what belongs to it, write the forum post; returns the files written."""
-    from generator.build.outputs import check_compiled, notes_and_listing, output_files
+    from generator.build.collisions import check_not_another_game, portable_name_warnings
+    from generator.build.outputs import check_compiled, notes_and_listing, output_files, print_warnings
     from generator.build.diff import diff_games, load_game_any
     from generator.write.notes import status_counts
     from generator.build.pipeline import compile_spec
@@ -185,7 +186,9 @@ def package_spec(spec: str, outdir: str, previous: str | None = None) -> list[Pa
     compiled = compile_spec(spec)
     check_compiled(compiled, None)
     files = output_files(compiled)
+    check_not_another_game(compiled, files, None)  # unzipped over the base map, it would replace one of its games
     files.update(notes_and_listing(compiled, files))
+    print_warnings(portable_name_warnings(compiled, files, None))
     game = compiled.game
     loaded = compiled.spec
     xml_path = next(p for p in files if p.endswith(".xml") and "/games/" in p)
