@@ -136,3 +136,19 @@ def test_random_spec_texts_open_no_bbcode_tag_and_read_as_written(name, rule_id,
     assert len(_TAG_START.findall(post)) == len(_TAG_START.findall(plain)), post
     for value in (name, rule_id, text, change):  # shown as written (control characters escaped, one line)
         assert bbcode_text(value).replace("[\u2060", "[") == escaped(" ".join(value.split()))
+
+
+def test_a_scenario_s_report_shows_hostile_ids_and_evidence_escaped():
+    from types import SimpleNamespace
+
+    from generator.cli.test import format_result
+
+    expectation = SimpleNamespace(kind="message", position=SimpleNamespace(line=12))
+    outcome = SimpleNamespace(passed=False, expectation=expectation,
+                              evidence="no message containing '\u202e%n\x1b[2J'")
+    run = SimpleNamespace(passed=False, seconds=1.0, stopped_by="until step", error="\x1b]0;title\x07",
+                          script_notes=["Reds could not move \x9b2J"], outcomes=[outcome])
+    scenario = SimpleNamespace(id="x\x1b[31m", rules=["R1"], control_also_without=[])
+    shown = format_result(SimpleNamespace(scenario=scenario, run=run, control=None, differences=None))
+    assert not UNPRINTABLE.search(shown.replace("\n", "")), repr(shown)
+    assert "no message containing '\\u202e%n\\x1b[2J'" in shown and "FAIL x\\x1b[31m (R1)" in shown

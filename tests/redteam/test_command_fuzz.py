@@ -1,0 +1,286 @@
+"""Red team fuzz of the commands that write, compare or play, randomised on every run (the seed,
+tests/fuzzseed.py, is in every failure; TRIPLEA_GEN_FUZZ_SEED replays it): small real specs with
+values, lines and names of an attacker's choosing, through `build` into a map folder other mods
+were built into, `test` (hostile given/play/expect), `package`, `diff` and `import --base`.
+
+Each case runs `python -m generator` in its own process, with an address-space and a time limit,
+in a sandbox (redteam/command_sandbox.py): it may exit 0, 1 or 2, never 3 (an internal error) and
+never hang; it may write nothing outside its output folder (every other path compared by size,
+time and hash; its temporary folder left empty); and what the user had in the output folder
+(another mod's game and its map.yml entry, texts, a file of the user's) survives. The engine is
+kept out of the way (TRIPLEA_JAR names no file) except in the few cases marked `engine`.
+
+Each command gets a time budget; its cases run two at a time and stop early rather than slow the
+suite down (about 2.5 minutes in all on two cores)."""
+from __future__ import annotations
+
+import os
+import random
+import re
+from collections import Counter
+import shutil
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from conftest import PLAIN_GAME, REPO, requires_engine
+from fuzzseed import FUZZ_SEED, replay_hint
+from redteam.command_sandbox import Sandbox, run_command
+
+RULES_BASE = REPO / "tests" / "golden" / "rules" / "base.yaml"
+SMALL_SPECS = [PLAIN_GAME, REPO / "rules_yaml" / "frontier_1939.yaml"]  # the second draws its map: used less
+WORKERS = 2
+# Longer soaks: TRIPLEA_GEN_FUZZ_SCALE=10 gives every command ten times the time and cases.
+SCALE = float(os.environ.get("TRIPLEA_GEN_FUZZ_SCALE", "1"))
+BUDGET = {"build": 40.0 * SCALE, "test": 25.0 * SCALE, "package": 30.0 * SCALE, "diff": 25.0 * SCALE,
+          "import": 25.0 * SCALE}  # seconds
+MIN_CASES = 4  # each command gets at least these, however slow the machine
+MAX_CASES = int(60 * SCALE)
+
+# A mod of the rules base with a rule and a scenario (tests/scenarios/test_scenarios.py's shape):
+# what `test` is fuzzed on.
+SCENARIO_MOD = f"""\
+mod:
+  name: Frontier with a pact payment
+  version: "1.0"
+  base: {RULES_BASE.as_posix()}
+  engine: "1.9"
+rules:
+  - {{id: PAY, text: The USSR gets 9 when Italy first goes to war with it., use: first_war_payment,
+     with: {{receiver: Russians, amount: 9, attackers: [Italians]}}}}
+  - {{id: OBJ, text: Italy earns 5 while it holds Rome., use: national_objective,
+     with: {{player: Italians, amount: 5, owns: [Rome Region]}}}}
+scenarios:
+  - id: italian-war-pays
+    rule: PAY
+    text: Italy at war with the USSR pays it.
+    given: {{round: 1, step: italiansPolitics, relationships: [[Italians, Russians, War]],
+             owners: {{Rome Region: Italians}}, resources: {{Italians: {{PUs: 10}}}},
+             units: [{{territory: Rome Region, owner: Italians, add: {{infantry: 2}}}}]}}
+    play: {{until: {{step: italiansCombatMove}}, ai: none, seed: 3}}
+    expect:
+      - fired: triggerAttachment_PAY
+      - resources: {{Russians: {{PUs: {{change: 9}}}}}}
+      - owners: {{Rome Region: Italians}}
+      - history: [Italians, war]
+      - no_exception: true
+"""
+
+# Values an attacker puts where a name, number or text goes (YAML source text).
+HOSTILE_VALUES = [
+    '""', "~", "[]", "{}", "-1", "0", "1e309", "-.inf", ".nan", "99999999999999999999999999", "0x7fffffff",
+    "'../../escape'", "/etc/passwd", "'/tmp/../../root'", "CON", "aux", "NUL.txt", "'..'", "'.'", "'a/b'",
+    "'a\\b'", '"\\u202eevil"', '"\\0"', '"line\\nbreak"', "'[url=http://evil.invalid]x[/url]'", "'<img src=x>'",
+    "'{{ 7 ** 7 ** 7 }}'", "'{{ \"\".__class__ }}'", "'{% for i in range(10**9) %}x{% endfor %}'", "yes", "on",
+    "'x'", "Germans", "germans", "GERMANS", "[[Italians, Russians, War], 1]", "{a: {b: {c: [1, [2, [3]]]}}}",
+    "!!binary aGk=", "!!python/object/apply:os.system [id]", "*nowhere", "&anchor x", "'%s%s%n'",
+    "'" + "x" * 3000 + "'", "[" + ", ".join(["1"] * 500) + "]", "{until: {step: nosuchstep, round: 99}}",
+    "{rounds: 10, ai: easy}", "[{territory: Rome Region, owner: Italians, add: {infantry: 100000000}}]",
+]
+# Names that make files (players, units, the spec's own file name).
+HOSTILE_NAMES = ["CON", "aux", "Ger mans", "germans", "GERMANS", "a/b", "..", "x\\y", "\u00e9t\u00e9", "e\u0301te",
+                 "[b]x[/b]", "<x>", "LPT1", "com1.png"]
+SPEC_NAMES = ["spec.yaml", "my mod.yaml", "other mod.yaml", "Other_Mod.yaml", "CON.yaml", "aux.yml", " .yaml",
+              "..yaml", "\u00e9t\u00e9.yaml", "a;b&c.yaml", "-o.yaml", "--help.yaml"]
+_VALUE = re.compile(r"(:\s+)([^\s{}\[\],#][^{}\[\],#\n]*?)(?=\s*(?:[,}\]\n]|$))")
+_PLAYER = re.compile(r"\b(Germans|Russians|Italians)\b")
+
+
+@dataclass
+class Case:
+    command: str
+    number: int
+    args: list[str] = field(default_factory=list)
+    what: list[str] = field(default_factory=list)  # the mutations, for the failure message
+    files: dict[str, str] = field(default_factory=dict)  # input files (relative to input/) and their text
+
+
+class Mutator:
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+
+    def mutate(self, text: str, what: list[str], times: int | None = None, start: int = 0) -> str:
+        for _ in range(times or self.rng.randint(1, 3)):
+            operation = self.rng.choice([self.value, self.value, self.value, self.player, self.line, self.cut])
+            text = operation(text, what, start)
+        return text
+
+    def value(self, text: str, what: list[str], start: int) -> str:
+        spots = [m for m in _VALUE.finditer(text) if m.start() >= start and not text[:m.start()].endswith("#")]
+        if not spots:
+            return text
+        spot = self.rng.choice(spots)
+        value = self.rng.choice(HOSTILE_VALUES)
+        what.append(f"value at offset {spot.start(2)}: {spot.group(2)[:30]!r} -> {value[:40]!r}")
+        return text[:spot.start(2)] + value + text[spot.end(2):]
+
+    def player(self, text: str, what: list[str], start: int) -> str:
+        found = sorted(set(_PLAYER.findall(text)))
+        if not found:
+            return text
+        old, new = self.rng.choice(found), self.rng.choice(HOSTILE_NAMES)
+        what.append(f"player {old} renamed {new!r} everywhere")
+        quoted = '"' + new.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        return re.sub(rf"\b{old}\b(?![A-Za-z])", lambda m: quoted if _in_flow_or_value(text, m.start()) else new, text)
+
+    def line(self, text: str, what: list[str], start: int) -> str:
+        lines = text.split("\n")
+        first = text[:start].count("\n")
+        if len(lines) <= first + 1:
+            return text
+        at = self.rng.randrange(first, len(lines))
+        how = self.rng.choice(["deleted", "doubled", "dedented", "indented"])
+        what.append(f"line {at + 1} {how}: {lines[at][:40]!r}")
+        if how == "deleted":
+            del lines[at]
+        elif how == "doubled":
+            lines.insert(at, lines[at])
+        elif how == "dedented":
+            lines[at] = lines[at].lstrip()
+        else:
+            lines[at] = "   " + lines[at]
+        return "\n".join(lines)
+
+    def cut(self, text: str, what: list[str], start: int) -> str:
+        at = self.rng.randrange(max(start, len(text) // 2), len(text) + 1)
+        what.append(f"cut at offset {at}")
+        return text[:at]
+
+
+def _in_flow_or_value(text: str, at: int) -> bool:
+    """Whether a name at `at` stands where YAML reads a value (so a hostile name is quoted there)."""
+    line_start = text.rfind("\n", 0, at) + 1
+    return bool(text[line_start:at].strip())
+
+
+# --- the cases ------------------------------------------------------------------------------------------------
+
+def _spec_source(rng: random.Random) -> str:
+    path = SMALL_SPECS[0] if rng.random() < 0.85 else SMALL_SPECS[1]
+    return path.read_text(encoding="utf-8")
+
+
+def make_case(command: str, number: int, fixtures: dict[str, Path]) -> Case:
+    rng = random.Random(f"{FUZZ_SEED}-{command}-{number}")
+    mutator = Mutator(rng)
+    case = Case(command, number)
+    spec_name = rng.choice(SPEC_NAMES)
+    if command in ("build", "package"):
+        source = _spec_source(rng) if rng.random() < 0.7 else SCENARIO_MOD
+        case.files[spec_name] = mutator.mutate(source, case.what)
+        case.args = [command, f"../input/{spec_name}", "-o", "../out" if command == "build" else "../out/dist"]
+        if command == "package" and rng.random() < 0.5:
+            case.args += ["--previous", str(PLAIN_GAME)]
+    elif command == "test":
+        start = SCENARIO_MOD.index("scenarios:")
+        case.files[spec_name] = mutator.mutate(SCENARIO_MOD, case.what, start=start)
+        case.args = ["test", f"../input/{spec_name}", "-o", "../out", "--jobs", "1"]
+        if rng.random() < 0.3:
+            case.args += ["--format", "json"]
+    elif command == "diff":
+        old_text = _spec_source(rng)
+        xml = fixtures["xml"].read_text(encoding="utf-8")
+        sides = []
+        for side in ("old", "new"):
+            if rng.random() < 0.5:
+                name = f"{side}_{spec_name}"
+                case.files[name] = mutator.mutate(old_text, case.what) if side == "new" or rng.random() < 0.3 \
+                    else old_text
+            else:
+                name = f"{side}.xml"
+                case.files[name] = _mutated_xml(xml, rng, case.what) if side == "new" else xml
+            sides.append(f"../input/{name}")
+        case.args = ["diff", *sides, "--format", rng.choice(["text", "markdown", "json"])]
+    elif command == "import":
+        xml = _mutated_xml(fixtures["xml"].read_text(encoding="utf-8"), rng, case.what)
+        case.files["game.xml"] = xml
+        target = rng.choice(["imported.yaml", "CON.yaml", "sub/dir/x.yaml", "a b.yaml", "../out/again.yaml"])
+        case.args = ["import", "../input/game.xml", "-o", f"../out/{target}", "--base",
+                     str(rng.choice([PLAIN_GAME, RULES_BASE]))]
+    return case
+
+
+_ATTRIBUTE = re.compile(r'(\s[A-Za-z]+=")([^"]*)(")')
+XML_VALUES = ["", " ", "-1", "99999999999999999999", "CON", "../x", "&amp;", "&#0;", "&#x202e;", "[url=x]y[/url]",
+              "&lt;img src=x&gt;", "NaN", "1e309", "Germans", "germans", "x" * 3000]
+
+
+def _mutated_xml(xml: str, rng: random.Random, what: list[str]) -> str:
+    spots = list(_ATTRIBUTE.finditer(xml))
+    for _ in range(rng.randint(1, 4)):
+        spot = rng.choice(spots)
+        how = rng.random()
+        if how < 0.2:
+            what.append(f"xml attribute at {spot.start()} removed: {spot.group(0)[:40]!r}")
+            xml = xml[:spot.start()] + xml[spot.end():]
+        else:
+            value = rng.choice(XML_VALUES)
+            what.append(f"xml attribute at {spot.start()}: {spot.group(2)[:30]!r} -> {value[:30]!r}")
+            xml = xml[:spot.start(2)] + value + xml[spot.end(2):]
+        spots = list(_ATTRIBUTE.finditer(xml))
+    return xml
+
+
+def run_case(case: Case, root: Path, fixtures: dict[str, Path], cache: Path) -> tuple[int | None, list[str]]:
+    sandbox = Sandbox(root, fixtures["shared_map"] if case.command in ("build", "test", "package") else None)
+    for name, text in case.files.items():
+        (sandbox.input / name).write_text(text, encoding="utf-8")
+    work = root / "work"
+    work.mkdir()
+    sandbox.freeze()
+    outcome = run_command(case.args, work, {"TRIPLEA_JAR": str(root / "no-engine.jar"), "TMPDIR": str(sandbox.temp),
+                                            "XDG_CACHE_HOME": str(cache)})
+    found = []
+    if outcome.status is None:
+        found.append(f"no answer within {outcome.seconds:.0f} s (a hang)")
+    elif outcome.status not in (0, 1, 2):
+        found.append(f"exit {outcome.status}: {outcome.stderr.strip()[-600:]}")
+    found += sandbox.problems()
+    return outcome.status, found
+
+
+def _describe(case: Case, problems: list[str]) -> str:
+    return (f"{case.command} case {case.number}: {' '.join(case.args)}\n  mutations: {case.what}\n  "
+            + "\n  ".join(problems))
+
+
+@pytest.fixture(scope="module")
+def fixtures(tmp_path_factory) -> dict[str, Path]:
+    """A map folder another mod was built into (its game, notes, texts and map.yml entry), and a
+    game XML built from the plain example, built once for every case."""
+    from generator.cli.main import main
+
+    folder = tmp_path_factory.mktemp("fixtures")
+    other = folder / "other mod.yaml"
+    other.write_text(SCENARIO_MOD.replace("name: Frontier with a pact payment", "name: Other Mod"), encoding="utf-8")
+    assert main(["build", str(other), "-o", str(folder / "shared")]) == 0
+    assert main(["build", str(PLAIN_GAME), "-o", str(folder / "plain")]) == 0
+    (xml,) = (folder / "plain").glob("*/map/games/*.xml")
+    return {"shared_map": folder / "shared" / "frontier_1939", "xml": xml}
+
+
+@pytest.mark.parametrize("command", list(BUDGET))
+def test_hostile_input_never_escapes_the_output_folder_nor_crashes(command, fixtures, tmp_path, tmp_path_factory):
+    import time
+
+    cache = tmp_path_factory.getbasetemp() / "fuzz-cache"  # the caches are the user's, outside any sandbox
+    budget, started = BUDGET[command], time.monotonic()
+    failures: list[str] = []
+    statuses: Counter = Counter()
+
+    def one(number: int) -> list[str] | None:
+        if time.monotonic() - started > budget and number >= MIN_CASES:
+            return None  # over the budget: the case is not run
+        case = make_case(command, number, fixtures)
+        status, problems = run_case(case, tmp_path / f"case{number}", fixtures, cache)
+        statuses[status] += 1
+        return [_describe(case, problems)] if problems else []
+
+    with ThreadPoolExecutor(WORKERS) as pool:
+        for result in pool.map(one, range(MAX_CASES)):
+            failures += result or []
+    ran = sum(statuses.values())
+    print(f"{command}: {ran} cases in {time.monotonic() - started:.0f} s, exit statuses {dict(statuses)}")
+    assert not failures, f"{replay_hint()}; {len(failures)} of {ran} cases failed\n" + "\n".join(failures)
