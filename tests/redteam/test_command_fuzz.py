@@ -14,6 +14,8 @@ Each command gets a time budget; its cases run two at a time and stop early rath
 suite down (about 2.5 minutes in all on two cores)."""
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import random
 import re
@@ -255,8 +257,9 @@ def fixtures(tmp_path_factory) -> dict[str, Path]:
     folder = tmp_path_factory.mktemp("fixtures")
     other = folder / "other mod.yaml"
     other.write_text(SCENARIO_MOD.replace("name: Frontier with a pact payment", "name: Other Mod"), encoding="utf-8")
-    assert main(["build", str(other), "-o", str(folder / "shared")]) == 0
-    assert main(["build", str(PLAIN_GAME), "-o", str(folder / "plain")]) == 0
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert main(["build", str(other), "-o", str(folder / "shared")]) == 0
+        assert main(["build", str(PLAIN_GAME), "-o", str(folder / "plain")]) == 0
     (xml,) = (folder / "plain").glob("*/map/games/*.xml")
     return {"shared_map": folder / "shared" / "frontier_1939", "xml": xml}
 
@@ -284,3 +287,62 @@ def test_hostile_input_never_escapes_the_output_folder_nor_crashes(command, fixt
     ran = sum(statuses.values())
     print(f"{command}: {ran} cases in {time.monotonic() - started:.0f} s, exit statuses {dict(statuses)}")
     assert not failures, f"{replay_hint()}; {len(failures)} of {ran} cases failed\n" + "\n".join(failures)
+
+
+# --- a few cases the engine really plays: a small hex game whose rule and scenario carry hostile texts ---------
+
+HEX_SCENARIO = """
+rules:
+  - id: R1
+    text: {rule_text}
+    use: national_objective
+    with: {{player: {player}, amount: 3, owns: [Redhold]}}
+scenarios:
+  - id: {scenario_id}
+    rule: R1
+    control: false
+    text: "[size=500]x <script>alert(1)</script> %s{{0}}"
+    given: {{round: 1, step: redsEndTurn, resources: {{{player}: {{PUs: 0}}}},
+             units: [{{territory: Redhold, owner: {player}, add: {{infantry: {count}}}}}]}}
+    play: {{until: {{step: bluesPurchase}}, ai: idle}}
+    expect:
+      - history: {history}
+      - message: {{contains: "\\u202e%n"}}
+      - no_exception: true
+"""
+ENGINE_CASES = {
+    "markup-and-format-strings": dict(player="Reds", rule_text="'Reds earn 3 [url=http://evil.invalid]x[/url] <img src=x> "
+                                      "%s%n while they hold Redhold.'", scenario_id="'[b]hostile[/b]'", count=1,
+                                      history="'%s%n{0}<img src=x>[/url]'"),
+    "player-named-con": dict(player="CON", rule_text="'CON earns 3.'", scenario_id="con", count=200,
+                             history="[CON, infantry]"),
+    "random-names": None,  # a player name and texts drawn from the hostile lists with the run's seed
+}
+
+
+@pytest.mark.engine
+@requires_engine
+@pytest.mark.parametrize("name", list(ENGINE_CASES))
+def test_scenarios_with_hostile_texts_play_in_the_engine_and_keep_to_the_output_folder(name, tmp_path, fixtures):
+    values = ENGINE_CASES[name]
+    if values is None:
+        rng = random.Random(f"{FUZZ_SEED}-engine")
+        quote = lambda text: "'" + text.replace("'", "''") + "'"  # noqa: E731
+        values = dict(player=rng.choice(["CON", "aux", "Reds", "LPT1"]), count=rng.choice([0, 1, 50]),
+                      rule_text=quote(rng.choice(HOSTILE_NAMES + ["%s%n", "[/list]"])),
+                      scenario_id=quote(rng.choice(HOSTILE_NAMES)), history=quote(rng.choice(HOSTILE_NAMES)))
+    text = (REPO / "rules_yaml" / "hex_skirmish.yaml").read_text(encoding="utf-8")
+    if values["player"] != "Reds":
+        text = re.sub(r"\bReds\b", values["player"], text)
+    spec_text = text + HEX_SCENARIO.format(**values)
+    sandbox = Sandbox(tmp_path / "sandbox", fixtures["shared_map"])
+    (sandbox.input / "hex.yaml").write_text(spec_text, encoding="utf-8")
+    (sandbox.root / "work").mkdir()
+    sandbox.freeze()
+    # The JVM reserves far more address space than it uses: the harness bounds its heap instead.
+    outcome = run_command(["test", "../input/hex.yaml", "-o", "../out", "--jobs", "1"], sandbox.root / "work",
+                          {"TMPDIR": str(sandbox.temp)}, memory_limit=False, seconds=300)
+    assert outcome.status in (0, 1, 2), f"{replay_hint()}: {name}: exit {outcome.status}\n{outcome.stderr[-2000:]}"
+    if ENGINE_CASES[name] is not None:  # these are valid: the engine plays them to their end
+        assert "stopped by until step" in outcome.stdout, outcome.stdout + outcome.stderr
+    assert not sandbox.problems(), f"{replay_hint()}: {name}: {sandbox.problems()}"
