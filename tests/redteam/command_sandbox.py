@@ -113,6 +113,8 @@ class Sandbox:
                 what = "created" if rel not in self.before_outside else "removed" if rel not in after else "changed"
                 found.append(f"outside the output folder: {rel} {what}")
         for rel, data in self.before_inside.items():
+            if rel.startswith(".triplea-gen-"):
+                continue  # a journal or staging folder: names triplea-gen keeps for itself
             path = self.out / rel
             if path.is_symlink() or not path.is_file():
                 found.append(f"in the output folder: the user's {rel} is gone")
@@ -131,8 +133,12 @@ def _lost_entries(rel: str, before: bytes, after: bytes) -> list[str]:
     """A merged file may gain entries, never lose one it had."""
     if rel.endswith("map.yml"):
         def games(data: bytes) -> set[tuple[str, str]]:
-            parsed = yaml.safe_load(data.decode("utf-8")) or {}
-            return {(str(g.get("file_name")), str(g.get("game_name"))) for g in parsed.get("games") or []}
+            try:
+                parsed = yaml.safe_load(data.decode("utf-8"))
+            except (yaml.YAMLError, UnicodeDecodeError):
+                return set()
+            listed = parsed.get("games") if isinstance(parsed, dict) else None
+            return {(str(g.get("file_name")), str(g.get("game_name"))) for g in listed or [] if isinstance(g, dict)}
         lost = games(before) - games(after)
         return [f"in the output folder: {rel} lost the entries {sorted(lost)}"] if lost else []
     lines_after = set(after.splitlines())

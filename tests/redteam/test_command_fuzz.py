@@ -11,7 +11,8 @@ time and hash; its temporary folder left empty); and what the user had in the ou
 kept out of the way (TRIPLEA_JAR names no file) except in the few cases marked `engine`.
 
 Each command gets a time budget; its cases run two at a time and stop early rather than slow the
-suite down (about 2.5 minutes in all on two cores)."""
+suite down: about 2 minutes in all on two cores, plus under a minute for the engine cases.
+TRIPLEA_GEN_FUZZ_SCALE=N gives a longer soak."""
 from __future__ import annotations
 
 import contextlib
@@ -19,8 +20,8 @@ import io
 import os
 import random
 import re
+import time
 from collections import Counter
-import shutil
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,8 +37,8 @@ SMALL_SPECS = [PLAIN_GAME, REPO / "rules_yaml" / "frontier_1939.yaml"]  # the se
 WORKERS = 2
 # Longer soaks: TRIPLEA_GEN_FUZZ_SCALE=10 gives every command ten times the time and cases.
 SCALE = float(os.environ.get("TRIPLEA_GEN_FUZZ_SCALE", "1"))
-BUDGET = {"build": 40.0 * SCALE, "test": 25.0 * SCALE, "package": 30.0 * SCALE, "diff": 25.0 * SCALE,
-          "import": 25.0 * SCALE}  # seconds
+BUDGET = {"build": 30.0 * SCALE, "test": 15.0 * SCALE, "package": 20.0 * SCALE, "diff": 15.0 * SCALE,
+          "import": 15.0 * SCALE}  # seconds
 MIN_CASES = 4  # each command gets at least these, however slow the machine
 MAX_CASES = int(60 * SCALE)
 
@@ -82,11 +83,12 @@ HOSTILE_VALUES = [
     "{rounds: 10, ai: easy}", "[{territory: Rome Region, owner: Italians, add: {infantry: 100000000}}]",
 ]
 # Names that make files (players, units, the spec's own file name).
-HOSTILE_NAMES = ["CON", "aux", "Ger mans", "germans", "GERMANS", "a/b", "..", "x\\y", "\u00e9t\u00e9", "e\u0301te",
-                 "[b]x[/b]", "<x>", "LPT1", "com1.png"]
+HOSTILE_NAMES = ["CON", "aux", "Other Mod", "Ger mans", "germans", "GERMANS", "a/b", "..", "x\\y", "\u00e9t\u00e9",
+                 "e\u0301te", "[b]x[/b]", "<x>", "LPT1", "com1.png"]
 SPEC_NAMES = ["spec.yaml", "my mod.yaml", "other mod.yaml", "Other_Mod.yaml", "CON.yaml", "aux.yml", " .yaml",
               "..yaml", "\u00e9t\u00e9.yaml", "a;b&c.yaml", "-o.yaml", "--help.yaml"]
 _VALUE = re.compile(r"(:\s+)([^\s{}\[\],#][^{}\[\],#\n]*?)(?=\s*(?:[,}\]\n]|$))")
+_NAMES = re.compile(r"(info: \{name: |\n  name: |mapName: \{value: )([^,}\n]+)")
 _PLAYER = re.compile(r"\b(Germans|Russians|Italians)\b")
 
 
@@ -105,7 +107,8 @@ class Mutator:
 
     def mutate(self, text: str, what: list[str], times: int | None = None, start: int = 0) -> str:
         for _ in range(times or self.rng.randint(1, 3)):
-            operation = self.rng.choice([self.value, self.value, self.value, self.player, self.line, self.cut])
+            operation = self.rng.choice([self.value, self.value, self.value, self.player, self.named, self.line,
+                                         self.cut])
             text = operation(text, what, start)
         return text
 
@@ -126,6 +129,16 @@ class Mutator:
         what.append(f"player {old} renamed {new!r} everywhere")
         quoted = '"' + new.replace("\\", "\\\\").replace('"', '\\"') + '"'
         return re.sub(rf"\b{old}\b(?![A-Za-z])", lambda m: quoted if _in_flow_or_value(text, m.start()) else new, text)
+
+    def named(self, text: str, what: list[str], start: int) -> str:
+        """The game's name or its map folder's, which name files and folders, made hostile but valid YAML."""
+        spots = [m for m in _NAMES.finditer(text) if m.start() >= start]
+        if not spots:
+            return text
+        spot, new = self.rng.choice(spots), self.rng.choice(HOSTILE_NAMES + SPEC_NAMES)
+        what.append(f"{spot.group(1).strip()} {spot.group(2)!r} -> {new!r}")
+        quoted = '"' + new.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        return text[:spot.start(2)] + quoted + text[spot.end(2):]
 
     def line(self, text: str, what: list[str], start: int) -> str:
         lines = text.split("\n")
@@ -266,8 +279,6 @@ def fixtures(tmp_path_factory) -> dict[str, Path]:
 
 @pytest.mark.parametrize("command", list(BUDGET))
 def test_hostile_input_never_escapes_the_output_folder_nor_crashes(command, fixtures, tmp_path, tmp_path_factory):
-    import time
-
     cache = tmp_path_factory.getbasetemp() / "fuzz-cache"  # the caches are the user's, outside any sandbox
     budget, started = BUDGET[command], time.monotonic()
     failures: list[str] = []
@@ -287,6 +298,91 @@ def test_hostile_input_never_escapes_the_output_folder_nor_crashes(command, fixt
     ran = sum(statuses.values())
     print(f"{command}: {ran} cases in {time.monotonic() - started:.0f} s, exit statuses {dict(statuses)}")
     assert not failures, f"{replay_hint()}; {len(failures)} of {ran} cases failed\n" + "\n".join(failures)
+
+
+# --- hostile things already in the output folder ----------------------------------------------------------------
+
+def _link_game_file(sandbox: Sandbox) -> None:
+    (sandbox.out / "frontier_1939" / "map" / "games" / "spec.xml").symlink_to(sandbox.root / "user" / "game.xml")
+
+
+def _link_listing(sandbox: Sandbox) -> None:
+    listing = sandbox.out / "frontier_1939" / "map.yml"
+    listing.rename(sandbox.root / "user" / "map.yml")
+    listing.symlink_to(sandbox.root / "user" / "map.yml")
+
+
+def _fifo_listing(sandbox: Sandbox) -> None:
+    listing = sandbox.out / "frontier_1939" / "map.yml"
+    listing.unlink()
+    os.mkfifo(listing)
+
+
+def _linked_map_folder(sandbox: Sandbox) -> None:
+    folder = sandbox.out / "frontier_1939"
+    folder.rename(sandbox.root / "user" / "frontier_1939")
+    folder.symlink_to(sandbox.root / "user" / "frontier_1939", target_is_directory=True)
+
+
+def _alias_bomb_listing(sandbox: Sandbox) -> None:
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    lines += [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]" for i in range(1, 9)]
+    lines += ['map_name: "frontier_1939"', "games:", '  - {game_name: "Other Mod", file_name: "other_mod.xml"}',
+              "  - {game_name: *a8, file_name: bomb.xml}"]
+    (sandbox.out / "frontier_1939" / "map.yml").write_text("\n".join(lines) + "\n")
+
+
+def _foreign_journal(sandbox: Sandbox) -> None:
+    """A journal the user did not write, naming files outside the output folder to 'restore'."""
+    import json
+
+    staging = sandbox.out / ".triplea-gen-staging-1-abcd"
+    staging.mkdir()
+    (staging / "o0").write_text("planted\n")
+    (sandbox.out / ".triplea-gen-journal").write_text(json.dumps({
+        "staging": staging.name, "folders": ["../user/documents", "/tmp"],
+        "files": [{"path": "../user/documents/plans.txt", "backup": "o0"}, {"path": "/etc/hostname", "backup": None},
+                  {"path": "kept.txt", "backup": None}]}))
+
+
+def _link_results_file(sandbox: Sandbox) -> None:
+    (sandbox.out / "scenario-results").mkdir()
+    (sandbox.out / "scenario-results" / "spec.json").symlink_to(sandbox.root / "user" / "documents" / "plans.txt")
+
+
+OTHER_ITEM = "issue #25 item handled by another helper"
+HOSTILE_FOLDERS = [
+    pytest.param("build", _link_game_file, id="link-at-the-game-file"),
+    pytest.param("build", _link_listing, id="link-at-map.yml"),
+    pytest.param("build", _fifo_listing, id="fifo-at-map.yml"),
+    pytest.param("build", _linked_map_folder, id="map-folder-is-a-link"),
+    pytest.param("build", _alias_bomb_listing, id="alias-bomb-in-map.yml",
+                 marks=pytest.mark.xfail(reason=f"alias bombs in map.yml: {OTHER_ITEM}", strict=False)),
+    pytest.param("build", _foreign_journal, id="foreign-journal",
+                 marks=pytest.mark.xfail(reason=f"the journal (a planted one deletes kept.txt): {OTHER_ITEM}",
+                                         strict=False)),
+    pytest.param("test", _link_results_file, id="link-at-the-results-file"),
+    # another spec whose file name cleans up to the other mod's game file: refused, never replacing it
+    pytest.param("build", "other mod.yaml", id="same-game-file-as-another-mod"),
+    pytest.param("build", "Other Mod.yaml", id="game-file-equal-but-for-case-to-another-mod-s"),
+]
+
+
+@pytest.mark.parametrize("command, plant", HOSTILE_FOLDERS)
+def test_hostile_things_in_the_output_folder_are_never_followed_nor_lost(command, plant, fixtures, tmp_path):
+    """What a build merges with, or writes over, in a map folder other mods were built into; `plant`
+    puts the hostile thing there, or is the file name of a spec that makes another mod's game file."""
+    sandbox = Sandbox(tmp_path / "sandbox", fixtures["shared_map"])
+    spec_name = plant if isinstance(plant, str) else "spec.yaml"
+    (sandbox.input / spec_name).write_text(SCENARIO_MOD, encoding="utf-8")
+    (sandbox.root / "work").mkdir()
+    if callable(plant):
+        plant(sandbox)
+    sandbox.freeze()
+    outcome = run_command([command, f"../input/{spec_name}", "-o", "../out"], sandbox.root / "work",
+                          {"TRIPLEA_JAR": str(tmp_path / "no-engine.jar"), "TMPDIR": str(sandbox.temp)})
+    assert outcome.status in (0, 1, 2), f"exit {outcome.status}: {outcome.stderr[-1500:]}"
+    assert not sandbox.problems(), sandbox.problems()
 
 
 # --- a few cases the engine really plays: a small hex game whose rule and scenario carry hostile texts ---------
@@ -311,9 +407,9 @@ scenarios:
       - no_exception: true
 """
 ENGINE_CASES = {
-    "markup-and-format-strings": dict(player="Reds", rule_text="'Reds earn 3 [url=http://evil.invalid]x[/url] <img src=x> "
-                                      "%s%n while they hold Redhold.'", scenario_id="'[b]hostile[/b]'", count=1,
-                                      history="'%s%n{0}<img src=x>[/url]'"),
+    "markup-and-format-strings": dict(player="Reds", rule_text="'Reds earn 3 [url=http://evil.invalid]x[/url] "
+                                      "<img src=x> %s%n while they hold Redhold.'", scenario_id="'[b]hostile[/b]'",
+                                      count=1, history="'%s%n{0}<img src=x>[/url]'"),
     "player-named-con": dict(player="CON", rule_text="'CON earns 3.'", scenario_id="con", count=200,
                              history="[CON, infantry]"),
     "random-names": None,  # a player name and texts drawn from the hostile lists with the run's seed
