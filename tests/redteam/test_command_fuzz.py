@@ -379,8 +379,9 @@ def test_hostile_things_in_the_output_folder_are_never_followed_nor_lost(command
     if callable(plant):
         plant(sandbox)
     sandbox.freeze()
+    # A build of this small mod takes a few seconds: 30 s is a hang (and keeps the alias bomb's case short).
     outcome = run_command([command, f"../input/{spec_name}", "-o", "../out"], sandbox.root / "work",
-                          {"TRIPLEA_JAR": str(tmp_path / "no-engine.jar"), "TMPDIR": str(sandbox.temp)})
+                          {"TRIPLEA_JAR": str(tmp_path / "no-engine.jar"), "TMPDIR": str(sandbox.temp)}, seconds=30)
     assert outcome.status in (0, 1, 2), f"exit {outcome.status}: {outcome.stderr[-1500:]}"
     assert not sandbox.problems(), sandbox.problems()
 
