@@ -207,10 +207,16 @@ def _describe(attachment: m.Attachment) -> str:
     return f"{kind} {attachment.name} (on {attachment.attach_to})"
 
 
+# An option without a value or with an empty one (validate warns; the current engine skips it) is
+# still a change to show.
+_NO_VALUE = "(no value)"
+
+
 def _option_values(attachment: m.Attachment) -> dict[str, list[str]]:
     values: dict[str, list[str]] = defaultdict(list)
     for option in attachment.options:
-        values[option.name].append(option.value if option.count in (None, "") else f"{option.count}:{option.value}")
+        value = option.value or _NO_VALUE
+        values[option.name].append(value if option.count in (None, "") else f"{option.count}:{value}")
     return values
 
 

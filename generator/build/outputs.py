@@ -91,13 +91,16 @@ def check_built_map_folder(compiled: CompiledGame, files: dict[str, bytes], outd
 def build_spec(spec: str, outdir: str, engine: str | None = None,
                skip_validation: bool = False) -> tuple[CompiledGame, list[Path]]:
     """Compile, validate (warnings printed), write all or nothing; raises on errors."""
+    from generator.build.collisions import check_not_another_game, portable_name_warnings
     from generator.build.pipeline import compile_spec
 
     compiled = compile_spec(spec)
     diagnostics = compiled.warnings if skip_validation else check_compiled(compiled, engine)
     files = output_files(compiled)
+    check_not_another_game(compiled, files, outdir)
     files.update(notes_and_listing(compiled, files, outdir))
     if not skip_validation:
         diagnostics = check_built_map_folder(compiled, files, outdir, engine, diagnostics)
+    diagnostics = diagnostics + portable_name_warnings(compiled, files, outdir)
     _print_spec_warnings(compiled, diagnostics)
     return compiled, write_outputs(outdir, files)

@@ -136,17 +136,31 @@ def instructions(game_name: str, map_folder: str, xml_name: str, base: str | Non
     return f"{game_name}\n\n{where}\nThen start TripleA and choose '{game_name}' in the game list.\n"
 
 
+# A word joiner (U+2060, zero width, no line break) put after every '[' of a spec's text: a BBCode tag
+# opens only with '[' directly followed by its name, '/' or '*', so no name or rule text can open or
+# close one, and the post still shows the text as written. Chosen over the alternatives because it
+# holds for any BBCode parser: `[noparse]` is not a tag every forum plugin knows (unknown, it is shown
+# as text), and an entity such as `&#91;` is turned back into '[' by any pass that decodes entities
+# before the BBCode one (NodeBB's Markdown parser decodes them), whose order a post cannot choose.
+_INERT_BRACKET = "[\u2060"
+
+
+def bbcode_text(text: str) -> str:
+    """A spec's text as BBCode shows it: one line, control characters escaped, no tag possible."""
+    from generator.core.diagnostics import escaped
+
+    return escaped(" ".join(text.split())).replace("[", _INERT_BRACKET)
+
+
 def forum_post(name: str, version: str | None, summary: str, rules, changes: list[str]) -> tuple[str, str]:
     """The same post as Markdown and as BBCode (the TripleA forum takes either)."""
-    from generator.core.diagnostics import escaped as escaped_text
     from generator.build.diff import markdown_text
 
     # A spec's names and texts are shown, never read as markup; a line break would end a list item.
     def md_text(text: str) -> str:
         return markdown_text(" ".join(text.split()))
 
-    def escaped(text: str) -> str:
-        return escaped_text(" ".join(text.split()))
+    escaped = bbcode_text
 
     title = f"{name}" + (f" {version}" if version else "")
     labels = {"enforced": "enforced", "partial": "partly enforced", "notes": "notes only"}
@@ -165,7 +179,8 @@ def forum_post(name: str, version: str | None, summary: str, rules, changes: lis
 
 def package_spec(spec: str, outdir: str, previous: str | None = None) -> list[Path]:
     """Build the spec (validated), zip what belongs to it, write the forum post; returns the files written."""
-    from generator.build.outputs import check_compiled, notes_and_listing, output_files
+    from generator.build.collisions import check_not_another_game, portable_name_warnings
+    from generator.build.outputs import check_compiled, notes_and_listing, output_files, print_warnings
     from generator.build.diff import diff_games, load_game_any
     from generator.write.notes import status_counts
     from generator.build.pipeline import compile_spec
@@ -174,7 +189,9 @@ def package_spec(spec: str, outdir: str, previous: str | None = None) -> list[Pa
     compiled = compile_spec(spec)
     check_compiled(compiled, None)
     files = output_files(compiled)
+    check_not_another_game(compiled, files, None)  # unzipped over the base map, it would replace one of its games
     files.update(notes_and_listing(compiled, files))
+    print_warnings(portable_name_warnings(compiled, files, None))
     game = compiled.game
     loaded = compiled.spec
     xml_path = next(p for p in files if p.endswith(".xml") and "/games/" in p)

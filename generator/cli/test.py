@@ -130,6 +130,10 @@ def _run_lines(run, indent: str) -> list[str]:
 
 
 def format_result(result) -> str:
+    """A scenario's result as text; ids, evidence and notes come from the spec and the game, so every
+    line is shown with its control characters escaped (as diagnostics are)."""
+    from generator.core.diagnostics import escaped
+
     scenario = result.scenario
     verdict = "PASS" if result.run.passed else "FAIL"
     heading = f"{verdict} {scenario.id} ({', '.join(scenario.rules)})  {result.run.seconds:.0f} s, " \
@@ -152,4 +156,4 @@ def format_result(result) -> str:
         else:
             lines.append(f"  built without {without}: the same game")
         lines.append(f"  => {'restates the game' if result.restates else 'backs nothing'}")
-    return "\n".join(lines)
+    return "\n".join(escaped(line) for line in lines)

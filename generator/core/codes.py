@@ -63,6 +63,14 @@ _ALL = (
     Code("TG031", ERROR, INPUT, "a value of the wrong shape (mapping, list or single value)"),
     Code("TG032", ERROR, INPUT, "a required value is missing"),
     Code("TG033", ERROR, INPUT, "`engine:` names an engine other than `1.9` or `current`"),
+    Code("TG034", WARNING, INPUT, "a file or folder the build writes, named after a player, unit type or "
+                                  "the spec, that Windows reserves (`CON`, `aux`, `NUL`, `COM1`, ...) or "
+                                  "that differs only in case from another one (`Germans`, `germans`): one "
+                                  "file on Windows and macOS (warning: the engine accepts the names)"),
+    Code("TG035", ERROR, INPUT, "the game file a build would write (or its `map.yml` entry) is another "
+                                "game's: two specs whose file names clean up to the same game file (`my "
+                                "mod.yaml`, `my_mod.yaml`) or differ only in case, or a mod named like "
+                                "one of its base map's games (refused, never replaced)"),
     Code("TG040", ERROR, INPUT, "an output path that would escape the output folder"),
     Code("TG041", ERROR, INPUT, "output cannot be written"),
     Code("TG042", ERROR, INPUT, "the rendered XML is not well-formed (control characters in a value)"),

@@ -6,7 +6,11 @@ from __future__ import annotations
 
 import re
 
+from hypothesis import given, seed, settings
+from hypothesis import strategies as st
+
 from conftest import PLAIN_GAME
+from fuzzseed import FUZZ_SEED
 from textedit import replaced
 from generator.cli.main import main
 
@@ -93,3 +97,58 @@ def test_the_forum_post_shows_a_spec_s_texts_and_never_runs_their_markup():
     assert "# Mod \\*bold\\*" in markdown and "unit \\`x\\` changed" in markdown
     assert long_text.strip() in markdown.replace("\\", "") and long_text.strip() in bbcode
     assert "\x1b" not in bbcode
+
+
+# --- BBCode: a spec's texts never open or close a tag in the forum post ------------------------------------
+
+_HOSTILE_BBCODE = ["[url=http://evil.invalid]click[/url]", "[img]http://evil.invalid/x.png[/img]", "[/list]",
+                   "[size=500]BIG", "[/b][/size]", "[*]fake item", "[quote]", "[ url]", "[\u2060b]", "a[", "]"]
+# A tag opens with '[' followed by its name, '/' or '*'; '[' before anything else opens nothing.
+_TAG_START = re.compile("\\[(?!\u2060)")
+
+
+def _forum_bbcode(name: str, rule_id: str, text: str, change: str) -> str:
+    from types import SimpleNamespace
+
+    from generator.build.package import forum_post
+
+    rules = [SimpleNamespace(id=rule_id, text=text, status="enforced")]
+    return forum_post(name, "1.0", "summary", rules, [change])[1]
+
+
+def test_no_spec_text_opens_or_closes_a_bbcode_tag():
+    plain = _forum_bbcode("Mod", "R1", "text", "change")
+    for hostile in _HOSTILE_BBCODE:
+        post = _forum_bbcode(f"Mod {hostile}", hostile, f"rule {hostile}", f"unit {hostile} changed")
+        assert len(_TAG_START.findall(post)) == len(_TAG_START.findall(plain)), post
+        assert "[url=" not in post and "[img]" not in post
+
+
+@given(st.text(max_size=40), st.text(max_size=40), st.text(max_size=80), st.text(max_size=40))
+@settings(max_examples=300, deadline=None)
+@seed(FUZZ_SEED)
+def test_random_spec_texts_open_no_bbcode_tag_and_read_as_written(name, rule_id, text, change):
+    from generator.build.package import bbcode_text
+    from generator.core.diagnostics import escaped
+
+    plain = _forum_bbcode("Mod", "R1", "text", "change")
+    post = _forum_bbcode(name, rule_id, text, change)
+    assert len(_TAG_START.findall(post)) == len(_TAG_START.findall(plain)), post
+    for value in (name, rule_id, text, change):  # shown as written (control characters escaped, one line)
+        assert bbcode_text(value).replace("[\u2060", "[") == escaped(" ".join(value.split()))
+
+
+def test_a_scenario_s_report_shows_hostile_ids_and_evidence_escaped():
+    from types import SimpleNamespace
+
+    from generator.cli.test import format_result
+
+    expectation = SimpleNamespace(kind="message", position=SimpleNamespace(line=12))
+    outcome = SimpleNamespace(passed=False, expectation=expectation,
+                              evidence="no message containing '\u202e%n\x1b[2J'")
+    run = SimpleNamespace(passed=False, seconds=1.0, stopped_by="until step", error="\x1b]0;title\x07",
+                          script_notes=["Reds could not move \x9b2J"], outcomes=[outcome])
+    scenario = SimpleNamespace(id="x\x1b[31m", rules=["R1"], control_also_without=[])
+    shown = format_result(SimpleNamespace(scenario=scenario, run=run, control=None, differences=None))
+    assert not UNPRINTABLE.search(shown.replace("\n", "")), repr(shown)
+    assert "no message containing '\\u202e%n\\x1b[2J'" in shown and "FAIL x\\x1b[31m (R1)" in shown

@@ -22,6 +22,11 @@ def _games(data: bytes | None) -> tuple[str | None, list[dict]]:
     return (str(name) if name is not None else None), games
 
 
+def listed_games(data: bytes | None) -> list[tuple[str, str]]:
+    """(file_name, game_name) of each game a map.yml lists (a game without a name: its file name)."""
+    return [(str(g["file_name"]), str(g.get("game_name") or g["file_name"])) for g in _games(data)[1]]
+
+
 def _entry(game_name: str, file_name: str) -> str:
     # JSON strings are valid YAML flow scalars, whatever characters the names hold.
     return (f"{{game_name: {json.dumps(game_name, ensure_ascii=False)}, "
