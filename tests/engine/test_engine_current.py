@@ -173,7 +173,7 @@ def test_engine_commands_without_a_current_engine_say_where_they_looked(tmp_path
 def built_examples(tmp_path_factory) -> list[Path]:
     out = tmp_path_factory.mktemp("examples")
     games = []
-    for spec in ("s000_nonaggression_pacts", "s003_manchuria_1945"):
+    for spec in ("frontier_1939", "hex_skirmish", "s002_eastern_europe_1939", "s003_manchuria_1945"):
         assert main(["build", str(REPO / "rules_yaml" / f"{spec}.yaml"), "-o", str(out / spec)]) == 0
         games += sorted((out / spec).glob("*/map/games/*.xml"))
     return games
@@ -227,9 +227,10 @@ def test_play_in_2x_from_the_command_line(capsys):
 @pytest.mark.engine_current
 @requires_engine
 @requires_current_engine
-def test_a_scenario_passes_in_both_engines():
+def test_a_scenario_passes_in_both_engines(shared_dir, monkeypatch):
     from generator.scenarios.run import test_spec
 
+    monkeypatch.setenv("TRIPLEA_MAPS", str(shared_dir / "maps"))
     spec = REPO / "rules_yaml" / "s000_nonaggression_pacts.yaml"
     for engine in ("1.9", "current"):
         (result,) = test_spec(spec, only="soviet-menu-reset-before-purchase", engine=engine)
