@@ -46,8 +46,11 @@ import games.strategy.triplea.ai.weak.WeakAi;
 import games.strategy.triplea.delegate.PoliticsDelegate;
 import games.strategy.triplea.delegate.UserActionDelegate;
 import games.strategy.triplea.settings.ClientSetting;
+import java.io.UncheckedIOException;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.Optional;
+import java.util.stream.Stream;
 import org.triplea.ai.does.nothing.DoesNothingAi;
 import org.triplea.game.chat.ChatModel;
 import org.triplea.sound.HeadlessSoundChannel;
@@ -228,7 +231,7 @@ final class PlayMode {
     public void startGame(final LocalPlayers localPlayers, final IGame game, final Set<Player> players,
         final Chat chat) {
       game.setResourceLoader(new ResourceLoader(
-          options.mapDir == null ? List.of() : List.of(Path.of(options.mapDir).toAbsolutePath())));
+          options.mapDir == null ? List.of() : List.of(contentRoot(Path.of(options.mapDir).toAbsolutePath()))));
       game.setDisplay(display);
       game.setSoundChannel(new HeadlessSoundChannel());
     }
@@ -300,6 +303,25 @@ final class PlayMode {
     public PlayerTypes.Type getDefaultLocalPlayerType() {
       return PlayerTypes.WEAK_AI;
     }
+  }
+
+  /**
+   * Where 2.x reads a map's files (notifications.properties, images ...) from: as its installed-map
+   * listing finds it, the folder of the polygons.txt closest to the top (3 levels at most); without
+   * one (a mod's texts only), the map/ folder beside the games, else the folder given.
+   */
+  private static Path contentRoot(final Path folder) {
+    try (Stream<Path> found = Files.walk(folder, 3)) {
+      final Optional<Path> polygons = found.filter(path -> path.getFileName().toString().equals("polygons.txt"))
+          .min(Comparator.comparingInt(Path::getNameCount));
+      if (polygons.isPresent()) {
+        return polygons.get().getParent();
+      }
+    } catch (final IOException | UncheckedIOException e) {
+      // an unreadable folder: the engine reports what it then cannot find
+    }
+    final Path map = folder.resolve("map");
+    return Files.isDirectory(map) ? map : folder;
   }
 
   /** The actions a scripted player attempts in this step (a politics or user-actions step of its own). */
