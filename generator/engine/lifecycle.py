@@ -110,6 +110,30 @@ def start_group(command: list[str], **popen) -> subprocess.Popen:
     return process
 
 
+def register_group(process: subprocess.Popen) -> subprocess.Popen:
+    """A process already started in a new process group (start_new_session) that keeps its own
+    stdin, such as a warm JVM reading its games from it: stopped with the others on a signal, and
+    forgotten by end_group. Its stdin ending is its parent watch (the harness's serve mode ends
+    then)."""
+    with _lock:
+        _groups[process.pid] = process
+    if _stopping.is_set():
+        stop_group(process.pid)
+    return process
+
+
+def new_scratch_folder(kind: str) -> str:
+    """A private scratch folder triplea-gen-KIND-PID-* that outlives a `with` (a warm JVM's home):
+    removed by discard_scratch_folder, at exit, or by the next run's sweep when this one was killed."""
+    return scratch_folder_for_process(kind)
+
+
+def discard_scratch_folder(folder: str) -> None:
+    shutil.rmtree(folder, ignore_errors=True)  # safe-write: our own folder (rmtree follows no link)
+    with _lock:
+        _folders.discard(folder)
+
+
 def end_group(process: subprocess.Popen, wait: float = 5.0) -> None:
     """After the command ended: stops what is left of its group (xvfb-run leaves its X server
     shutting down as it exits), waits a little for it to be gone, and forgets it."""

@@ -19,7 +19,8 @@ from typing import Any
 
 from generator.core.diagnostics import Collector, Position, closest
 
-SCENARIO_KEYS = ("id", "rule", "text", "given", "play", "expect", "control", "control_also_without")
+SCENARIO_KEYS = ("id", "rule", "text", "given", "play", "expect", "control", "control_also_without", "engines")
+ENGINES = ("1.9", "current")
 GIVEN_KEYS = ("round", "step", "owners", "units", "resources", "relationships", "switches", "properties")
 PLAY_KEYS = ("rounds", "until", "ai", "players", "actions", "purchases", "placements", "moves", "seed")
 MOVE_KEYS = ("from", "to", "through", "units", "phase")
@@ -98,6 +99,9 @@ class Expectation:
     kind: str  # one of EXPECT_KINDS
     value: Any
     position: Position
+    # The engines it is checked in: both unless they word or play this differently (per-engine
+    # expectations: one for each, each with its engines)
+    engines: tuple[str, ...] = ("1.9", "current")
 
 
 @dataclass
@@ -118,6 +122,9 @@ class Scenario:
     # control: same-game: the rule restates the game (the base's set-up, a default), so no control
     # can fail; test checks instead that the game built without it is the same game
     same_game: bool = False
+    # The engines the scenario is played in (`test --engine`): both unless the engines really differ
+    # on what it expects, and then its text says how
+    engines: tuple[str, ...] = ENGINES
 
 
 class _Reader:
@@ -254,8 +261,22 @@ def _read_scenario(r: _Reader, item, pos: Position) -> Scenario | None:
                 "control: false for a check that holds with or without the rule (it backs nothing); same-game "
                 "for a rule that restates the game (test checks that the game built without it is the same)")
         control = True
+    engines = _read_engines(r, body["engines"], at("engines")) if "engines" in body else ENGINES
     return Scenario(ident, rules, text, given, play, expect, pos, rule_positions, also, also_positions, control,
-                    same_game)
+                    same_game, engines)
+
+
+def _read_engines(r: _Reader, value, pos: Position) -> tuple[str, ...]:
+    """engines: [1.9] or [current] (YAML reads a bare 1.9 as a number: taken as the name)."""
+    items = value if isinstance(value, list) else [value]
+    names = [format(item, "g") if isinstance(item, float) else str(item) for item in items]
+    unknown = [name for name in names if name not in ENGINES]
+    if unknown or not names:
+        r.error("TG201", f"engines must list engines of {', '.join(ENGINES)}, not "
+                + (", ".join(map(repr, unknown)) if unknown else "none"), pos,
+                "engines: [1.9] for a scenario only the 1.9 engine plays as expected (its text says why)")
+        return ENGINES
+    return tuple(name for name in ENGINES if name in names)
 
 
 def _read_given(r: _Reader, value, pos: Position) -> Given:
@@ -484,9 +505,13 @@ def _read_expect(r: _Reader, value, pos: Position) -> list[Expectation]:
     expectations = []
     for index, item in enumerate(r.sequence(value, "expect", pos)):
         ipos = _item_pos(value, index, pos)
-        body = r.mapping(item, "an expectation", ipos, EXPECT_KINDS)
+        body = r.mapping(item, "an expectation", ipos, EXPECT_KINDS + ("engines",))
         if body is None:
             continue
+        engines = ENGINES
+        if "engines" in body:
+            engines_pos = _key_pos(body, "engines", ipos)
+            engines = _read_engines(r, body.pop("engines"), engines_pos)
         if len(body) != 1:
             r.error("TG201", "an expectation has exactly one kind", ipos,
                     f"write one list item per expectation; kinds: {', '.join(EXPECT_KINDS)}")
@@ -497,7 +522,7 @@ def _read_expect(r: _Reader, value, pos: Position) -> list[Expectation]:
         kpos = _key_pos(body, kind, ipos)
         parsed = _expectation_value(r, kind, raw, kpos)
         if parsed is not None:
-            expectations.append(Expectation(kind, parsed, kpos))
+            expectations.append(Expectation(kind, parsed, kpos, engines))
     return expectations
 
 
