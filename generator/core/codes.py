@@ -215,6 +215,12 @@ _ALL = (
                                      "large for capitals, convoy/faded for such sea zones)"),
     Code("TG420", WARNING, VALIDATION, "no image for a unit type a player can own (1.9: invisible; current: a "
                                        "labelled square)"),
+    Code("TG421", WARNING, VALIDATION, "current: no `resources/<name>.png` for a resource of the game (a grey "
+                                       "placeholder box with its first two letters in the status bar, Economy tab "
+                                       "and purchase panel; 1.9 reads no such icon)"),
+    Code("TG422", ERROR, VALIDATION, "no `resources/<name>_large.png` for a resource a production rule yields (1.9: "
+                                     "IllegalStateException \"Cant load\" in the purchase panel; a warning for "
+                                     "current: a placeholder box)", mixed=True),
     Code("TG430", WARNING, VALIDATION, "political action text missing from politicstext.properties"),
     Code("TG431", WARNING, VALIDATION, "user action text missing from actionstext.properties"),
     Code("TG450", ERROR, INPUT, "`assets:` names a player the game does not have (or takes unit images from one)"),
