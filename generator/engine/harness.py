@@ -1,13 +1,13 @@
-"""The real TripleA 1.9 engine in the loop: its own parser on our files (check) and
+"""The real TripleA engine in the loop: its own parser on our files (check) and
 headless games played by its AI (play), through a small Java program of ours
-(the *.java files beside this module), compiled on first use into the user's cache.
+(the *.java files beside this module for 1.9, current/ for 2.x), compiled on first use
+into the user's cache. Which engine: an Engine of engines.py (default: 1.9).
 
 Everything the engine writes (settings, autosaves, map links) goes to a scratch
 user.home that is deleted afterwards; the user's ~/triplea is never touched."""
 from __future__ import annotations
 
 import atexit
-import hashlib
 import json
 import os
 import shutil
@@ -16,14 +16,14 @@ import subprocess
 import sys
 import tempfile
 import time
-import zipfile
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
 from generator.core.datacache import cache_folder
 from generator.core.diagnostics import (EXIT_ERRORS, EXIT_OK, EXIT_UNUSABLE, Diagnostic, DiagnosticError,
                                         Position, display_path)
+from generator.engine.engines import Engine, engine_class_path, engine_named, legacy_engine
 from generator.engine.install import engine_jar, engine_problem
 
 HARNESS_CLASS = "tripleagen.harness.Harness"
@@ -40,7 +40,6 @@ _JVM_OPTIONS = (
     "--add-opens", "java.base/java.lang=ALL-UNNAMED",
     "--add-opens", "java.base/java.util=ALL-UNNAMED",
 )
-GUARD_SOURCE = Path(__file__).resolve().parent / "guard" / "GuardedDocumentBuilderFactory.java"
 # On every java command line, after the caller's options so that they win: the engine's
 # GameParser (its only XML reader) gets our guarded DOM factory, which serves game.dtd from
 # the jar and refuses every other DTD or entity; any other XML API of the JDK may open no
@@ -119,8 +118,13 @@ class PlayReport:
         return data
 
 
-def engine_available() -> bool:
-    return engine_problem() is None
+def engine_available(engine: str | None = None) -> bool:
+    """Whether the engine named (None: 1.9) can run here."""
+    if engine in (None, "1.9"):
+        return engine_problem() is None
+    from generator.engine.engines import engine_problem_named
+
+    return engine_problem_named(engine) is None
 
 
 def _require_engine() -> Path:
@@ -139,34 +143,22 @@ def _error(code: str, message: str, where: str, hint: str = "") -> DiagnosticErr
     return DiagnosticError([Diagnostic(code, message, Position(where), hint)], exit_status=status)
 
 
-def engine_class_path(jar: Path) -> list[str]:
-    """triplea.jar followed by the dependency jars its manifest lists (those that exist)."""
-    with zipfile.ZipFile(jar) as archive:
-        manifest = archive.read("META-INF/MANIFEST.MF").decode("utf-8")
-    # Manifest lines are wrapped at 72 bytes; a continuation line starts with one space.
-    unwrapped = manifest.replace("\r\n", "\n").replace("\n ", "")
-    entries: list[str] = []
-    for line in unwrapped.splitlines():
-        if line.startswith("Class-Path:"):
-            entries = line.split(":", 1)[1].split()
-    dependencies = [str(jar.parent / entry) if not os.path.isabs(entry) else entry for entry in entries]
-    return [str(jar)] + [entry for entry in dependencies if os.path.exists(entry)]
-
-
 def _java_sources() -> list[Path]:
     return sorted(Path(__file__).resolve().parent.glob("*.java"))
 
 
 def _harness_key(jar: Path, sources: list[Path]) -> str:
-    """Changes whenever the compiled classes could be stale: sources, engine jar or JDK."""
-    digest = hashlib.sha256()
-    for source in sources:
-        digest.update(source.name.encode() + b"\0" + source.read_bytes() + b"\0")
-    stat = jar.stat()
-    digest.update(f"{jar}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
-    for tool in ("javac", "java"):
-        digest.update(os.path.realpath(shutil.which(tool) or tool).encode() + b"\0")
-    return digest.hexdigest()[:20]
+    """Changes whenever the compiled classes could be stale: sources, engine jar or JDK (1.9's)."""
+    return legacy_engine(jar).cache_key(sources)
+
+
+def resolve_engine(engine: Engine | str | None = None) -> Engine:
+    """The Engine for engine: one already made, a name of engines.ENGINE_NAMES, or None for 1.9."""
+    if isinstance(engine, Engine):
+        return engine
+    if engine in (None, "1.9"):
+        return replace(legacy_engine(_require_engine()), sources=tuple(_java_sources()))
+    return engine_named(engine)
 
 
 @lru_cache(maxsize=1)
@@ -176,28 +168,29 @@ def _classes_of_this_process() -> Path:
     return Path(folder)
 
 
-def compile_java(sources: list[Path], kind: str) -> Path:
+def compile_java(sources: list[Path], kind: str, engine: Engine | str | None = None) -> Path:
     """Java sources of ours compiled against the engine into ~/.cache/triplea-gen/<kind>/<key>,
     once; returns the class folder.
 
     Race-safe without locks: each compiler writes a private temporary folder and
     renames it into place; whoever renames second throws its copy away."""
-    jar = _require_engine()
+    engine = resolve_engine(engine)
     # No private cache folder (one others may write to would let them plant classes): this process's own
     folder = cache_folder(kind) or _classes_of_this_process()
-    target = folder / _harness_key(jar, sources)
+    target = folder / engine.cache_key(sources)
     if target.is_dir():
         return target
     building = Path(tempfile.mkdtemp(prefix=".building-", dir=target.parent))
     try:
-        command = ["javac", "-nowarn", "-encoding", "UTF-8", "-d", str(building),
-                   "-cp", os.pathsep.join(engine_class_path(jar)), *map(str, sources)]
+        command = [*engine.compiler, "-d", str(building),
+                   "-cp", os.pathsep.join(engine.class_path()), *map(str, sources)]
         compiled = subprocess.run(command, capture_output=True, text=True)
         if compiled.returncode != 0:
             raise _error("TG302", f"could not compile {', '.join(s.name for s in sources)}: "
                          + (compiled.stderr.strip() or compiled.stdout.strip()),
                          display_path(sources[0].parent) if sources else "triplea-gen",
-                         f"the installed engine ({jar}) may not be the 1.9 version triplea-gen drives")
+                         f"the installed engine ({engine.jar}) may not be the {engine.name} version "
+                         "triplea-gen drives")
         try:
             os.rename(building, target)
         except OSError:
@@ -208,17 +201,20 @@ def compile_java(sources: list[Path], kind: str) -> Path:
     return target
 
 
-def harness_classes() -> Path:
+def harness_classes(engine: Engine | str | None = None) -> Path:
     """The folder of compiled harness classes, compiling them first if needed."""
-    return compile_java(_java_sources(), "engine")
+    engine = resolve_engine(engine)
+    return compile_java(list(engine.sources), engine.cache_kind, engine)
 
 
-def xml_guard_classes() -> Path:
-    """The folder of the compiled guarded XML parser factory that every JVM of ours uses."""
-    return compile_java([GUARD_SOURCE], "engine-guard")
+def xml_guard_classes(engine: Engine | str | None = None) -> Path:
+    """The folder of the compiled guarded XML parser factories that every JVM of ours uses."""
+    engine = resolve_engine(engine)
+    return compile_java(list(engine.guard_sources), engine.cache_kind + "-guard", engine)
 
 
-def java_command(classes: Path, main_class: str, arguments: list[str], home, options=_JVM_OPTIONS) -> list[str]:
+def java_command(classes: Path, main_class: str, arguments: list[str], home, options=_JVM_OPTIONS,
+                 engine: Engine | str | None = None) -> list[str]:
     """`java` running main_class (compiled into classes) against the engine's jars, with home as
     its user.home and temporary folder; run it in the engine jar's folder.
 
@@ -226,9 +222,10 @@ def java_command(classes: Path, main_class: str, arguments: list[str], home, opt
     the guard's classes first on the class path), so that no game file can make the engine
     read a DTD or entity other than the jar's game.dtd. Game files given to it on the command
     line must come from vet_for_engine (stage_for_engine)."""
-    class_path = os.pathsep.join([str(xml_guard_classes()), str(classes), *engine_class_path(engine_jar())])
-    return ["java", f"-Duser.home={home}", f"-Djava.io.tmpdir={home}", *options, *XML_GUARD_PROPERTIES,
-            "-cp", class_path, main_class, *arguments]
+    engine = resolve_engine(engine)
+    class_path = os.pathsep.join([str(xml_guard_classes(engine)), str(classes), *engine.class_path()])
+    return [engine.java, f"-Duser.home={home}", f"-Djava.io.tmpdir={home}", *engine.jvm_options, *options,
+            *XML_GUARD_PROPERTIES, *engine.guard_properties, "-cp", class_path, main_class, *arguments]
 
 
 def vet_for_engine(path: Path) -> bytes:
@@ -258,12 +255,13 @@ def stage_for_engine(path: Path, home, data: bytes | None = None) -> Path:
     return staged
 
 
-def engine_parse_command(game: Path, home: Path) -> tuple[list[str], Path]:
+def engine_parse_command(game: Path, home: Path, engine: Engine | str | None = None) -> tuple[list[str], Path]:
     """The java command (and its working folder) that parses one game in a fresh JVM: the
     engine's own load of a game, as the benchmarks time it."""
-    jar = _require_engine()
+    engine = resolve_engine(engine)
     staged = stage_for_engine(game, home)
-    return java_command(harness_classes(), HARNESS_CLASS, ["check", str(staged)], home), jar.parent
+    return (java_command(harness_classes(engine), engine.harness_class, ["check", str(staged)], home, engine=engine),
+            engine.working_dir)
 
 
 def run_bounded(command: list[str], cwd: Path, timeout: float, env: dict | None = None) -> subprocess.CompletedProcess:
@@ -308,17 +306,18 @@ def _end_group(group: int, wait: float = 5.0) -> None:
         time.sleep(0.05)
 
 
-def _run_harness(arguments, games: dict[Path, bytes], timeout: float) -> dict:
+def _run_harness(arguments, games: dict[Path, bytes], timeout: float, engine: Engine | str | None = None) -> dict:
     """Runs the harness in a fresh JVM with a scratch user.home; returns its JSON report.
     games maps each game file to its vetted bytes; arguments(staged) gives the harness
     arguments for their staged copies."""
-    jar = _require_engine()
+    engine = resolve_engine(engine)
     with tempfile.TemporaryDirectory(prefix="triplea-gen-home-") as home:
         staged = [stage_for_engine(game, home, data) for game, data in games.items()]
-        command = java_command(harness_classes(), HARNESS_CLASS, arguments(staged), home)
+        command = java_command(harness_classes(engine), engine.harness_class, arguments(staged), home,
+                               engine=engine)
         # The engine reads game_engine.properties from its working directory.
         try:
-            finished = run_bounded(command, cwd=jar.parent, timeout=timeout)
+            finished = run_bounded(command, cwd=engine.working_dir, timeout=timeout)
         except subprocess.TimeoutExpired:
             raise _error("TG312", f"the engine did not finish within {timeout:.0f} s and was stopped",
                          "triplea-gen", "raise --timeout, or play fewer rounds") from None
@@ -332,7 +331,7 @@ def _run_harness(arguments, games: dict[Path, bytes], timeout: float) -> dict:
                      "this is a bug in triplea-gen or a broken Java installation") from None
 
 
-def check_games(paths: list[Path]) -> list[CheckResult]:
+def check_games(paths: list[Path], engine: Engine | str | None = None) -> list[CheckResult]:
     """The engine parser's verdict on each file, all in one JVM. A file triplea-gen's own
     reader refuses is not given to the engine; its verdict is that located diagnostic."""
     paths = [Path(path) for path in paths]
@@ -348,7 +347,7 @@ def check_games(paths: list[Path]) -> list[CheckResult]:
     to_engine = {path: data for path, data in vetted.items() if path not in verdicts}
     if to_engine:
         report = _run_harness(lambda staged: ["check", *map(str, staged)], to_engine,
-                              timeout=_JVM_GRACE_SECONDS + _CHECK_SECONDS_PER_FILE * len(to_engine))
+                              timeout=_JVM_GRACE_SECONDS + _CHECK_SECONDS_PER_FILE * len(to_engine), engine=engine)
         for path, result in zip(to_engine, report["results"]):
             verdicts[path] = CheckResult(path=path, ok=result["ok"], counts=result["counts"] or {},
                                          error=result["error"] or "", warnings=result["warnings"])
@@ -356,7 +355,8 @@ def check_games(paths: list[Path]) -> list[CheckResult]:
 
 
 def play_game(path: Path, rounds: int = 2, ai: str = "easy", seed: int | None = None,
-              map_dir: Path | None = None, timeout: float = DEFAULT_PLAY_TIMEOUT) -> PlayReport:
+              map_dir: Path | None = None, timeout: float = DEFAULT_PLAY_TIMEOUT,
+              engine: Engine | str | None = None) -> PlayReport:
     """Plays the game headlessly with every player controlled by the engine's AI.
 
     Raises TG310 when the engine refuses the file and TG312 when the time limit is
@@ -378,7 +378,7 @@ def play_game(path: Path, rounds: int = 2, ai: str = "easy", seed: int | None = 
                          "give the map's top folder, the one that contains map/ (or the map/ folder itself)")
         arguments += ["--map-dir", str(map_dir.resolve())]
     report = _run_harness(lambda staged: ["play", str(staged[0]), *arguments], {path: vetted},
-                          timeout=timeout + _JVM_GRACE_SECONDS)
+                          timeout=timeout + _JVM_GRACE_SECONDS, engine=engine)
     if not report["ok"]:
         raise _error("TG310", f"the engine refused the game: {report['error']}", shown,
                      "'triplea-gen engine check' shows the same verdict; fix what the engine names")
@@ -407,9 +407,9 @@ def format_check_line(result: CheckResult) -> str:
             f"{counts['triggers']} triggers, {counts['steps']} steps)")
 
 
-def engine_check_files(paths: list[Path], show_warnings: bool = False) -> int:
+def engine_check_files(paths: list[Path], show_warnings: bool = False, engine: Engine | str | None = None) -> int:
     """Prints the engine's verdict on each file; 0 when all load, 1 otherwise."""
-    results = check_games(paths)
+    results = check_games(paths, engine=engine)
     for result in results:
         print(format_check_line(result))
         if show_warnings:
@@ -419,16 +419,17 @@ def engine_check_files(paths: list[Path], show_warnings: bool = False) -> int:
     return EXIT_OK if all(result.ok for result in results) else EXIT_ERRORS
 
 
-def client_texts(map_name: str, map_dir: Path, questions: list[str], timeout: float = 120) -> list[dict]:
+def client_texts(map_name: str, map_dir: Path, questions: list[str], timeout: float = 120,
+                 engine: Engine | str | None = None) -> list[dict]:
     """What the desktop client's own classes answer for an installed map folder (map_dir, under
     the name map_name): each question is politics:KEY or actions:KEY (button and description),
     notification:KEY (message) or unit:PLAYER:TYPE (the image URL). See TextsMode.java."""
     report = _run_harness(lambda staged: ["texts", map_name, str(Path(map_dir).resolve()), *questions], {},
-                          timeout=timeout)
+                          timeout=timeout, engine=engine)
     return report["answers"]
 
 
-def play_scenario_game(path: Path, options: list[str], timeout: float) -> dict:
+def play_scenario_game(path: Path, options: list[str], timeout: float, engine: Engine | str | None = None) -> dict:
     """The harness's raw play report for one scenario game (generator.scenarios): options are the
     play options (--player-ai, --start-step, --until-step ...; see Harness.java). The file is
     vetted and staged like every game given to the engine; raises TG310 when the engine refuses it."""
@@ -436,7 +437,7 @@ def play_scenario_game(path: Path, options: list[str], timeout: float) -> dict:
     vetted = vet_for_engine(path)
     arguments = [*options, "--timeout", str(timeout)]
     report = _run_harness(lambda staged: ["play", str(staged[0]), *arguments], {path: vetted},
-                          timeout=timeout + _JVM_GRACE_SECONDS)
+                          timeout=timeout + _JVM_GRACE_SECONDS, engine=engine)
     if not report["ok"]:
         raise _error("TG310", f"the engine refused the game: {report['error']}", display_path(path),
                      "'triplea-gen engine check' shows the same verdict; fix what the engine names")
