@@ -32,6 +32,10 @@ _JAR_PATTERN = "triplea-game-headed-*.jar"
 # What the 2.x engine's XML readers get on top of 1.9's guard: the engine reads games through
 # StAX (XMLInputFactory), which must resolve no DTD or entity at all.
 _STAX_GUARD = "-Djavax.xml.stream.XMLInputFactory=tripleagen.guard.GuardedXMLInputFactory"
+# The 1.9 harness files that touch no engine class (the entry point, its option parsing, the JSON
+# writer, the exception log, scripts): the 2.x source set is these plus current/*.java, which holds
+# the same classes (CheckMode, PlayMode, ...) written against the 2.x API.
+SHARED_SOURCES = ("Harness.java", "Json.java", "Reflection.java", "Script.java", "EngineLog.java")
 INSTALL_HINT_CURRENT = (
     f"install TripleA 2.x (https://triplea-game.org/download/) or unzip its portable package, and set "
     f"{CURRENT_HOME_VARIABLE} to its folder (the one holding .triplea-root and bin/)")
@@ -293,13 +297,13 @@ def current_engine(environ=None) -> Engine:
     current = HERE / "current"
     return Engine(
         name="current", jar=jar, java=java, compiler=compiler, working_dir=home,
-        sources=tuple([HERE / "Json.java", *sorted(current.glob("*.java"))]),
+        sources=tuple([*(HERE / name for name in SHARED_SOURCES), *sorted(current.glob("*.java"))]),
         guard_sources=(HERE / "guard" / "GuardedDocumentBuilderFactory.java",
                        HERE / "guard" / "GuardedXMLInputFactory.java"),
         guard_properties=(_STAX_GUARD,),
         # Libraries of the 2.x jar use native access and Unsafe; Java 25 warns about both otherwise.
         jvm_options=("--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow"),
-        harness_class="tripleagen.current.Harness", cache_kind="engine-current")
+        cache_kind="engine-current")
 
 
 def engine_named(name: str | None) -> Engine:
