@@ -215,6 +215,12 @@ _ALL = (
     Code("TG401", ERROR, VALIDATION, "a territory of the game missing from polygons.txt, centers.txt or place.txt"),
     Code("TG402", ERROR, VALIDATION, "current: the map folder has no map.yml, or its `games:` list does not name the"
                                      " game's XML file"),
+    Code("TG403", ERROR, INPUT, "`engine gui --engine current`: the 2.x client showed its error window (it shows "
+                                "every warning it logs there; the text, with round and step)"),
+    Code("TG404", ERROR, INPUT, "`engine gui --engine current`: the 2.x client drew a grey placeholder box for a "
+                                "resource without `resources/<name>.png` (or `_large.png`)"),
+    Code("TG405", ERROR, INPUT, "`engine gui --engine current`: the 2.x client drew a unit as its labelled "
+                                "missing-unit square (no image in the map folder)"),
     Code("TG410", ERROR, VALIDATION, "1.9: a player without `color.<Player>` in map.properties, or a colour that is "
                                      "not 6 hex digits"),
     Code("TG411", ERROR, VALIDATION, "a flag image the client loads is missing (small and normal for every player, "
