@@ -38,6 +38,10 @@ final class ClientFrame {
   private static final int FRAME_WAIT_MILLIS = 60_000;
   // The client paints the last moves and battles some time after the engine made them.
   private static final int SETTLE_MILLIS = 2_500;
+  // It draws the map's tiles in background threads: a large map (Global 1940) on a busy machine
+  // can take many seconds after the last step before the map panel shows more than its background.
+  private static final int TILES_WAIT_MILLIS = 90_000;
+  private static final int PAINTED_COLOURS = 24;
 
   private final TripleAFrame frame;
 
@@ -103,14 +107,41 @@ final class ClientFrame {
       mapBounds.set(new Rectangle(origin.x, origin.y, mapPanel.getWidth(), mapPanel.getHeight()));
     });
     final Rectangle screen = new Rectangle(Toolkit.getDefaultToolkit().getScreenSize());
-    ImageIO.write(new Robot().createScreenCapture(screen), "png", png);
+    final Robot robot = new Robot();
+    final long waited = waitForTiles(robot, mapBounds.get().intersection(screen));
+    ImageIO.write(robot.createScreenCapture(screen), "png", png);
     final Rectangle map = mapBounds.get().intersection(screen);
     final Map<String, Object> shot = new LinkedHashMap<>();
     shot.put("screenshot", png.getPath());
     shot.put("screen", List.of(screen.width, screen.height));
     shot.put("map_panel", List.of(map.x, map.y, map.width, map.height));
     shot.put("battle_windows_closed", closed);
+    shot.put("tiles_wait_seconds", waited / 1000.0);
     return shot;
+  }
+
+  /** Waits until the map panel shows a painted map (many colours), at most TILES_WAIT_MILLIS; returns the wait. */
+  private long waitForTiles(final Robot robot, final Rectangle map) throws Exception {
+    final long start = System.currentTimeMillis();
+    while (!map.isEmpty() && System.currentTimeMillis() - start < TILES_WAIT_MILLIS) {
+      if (colours(robot.createScreenCapture(map)) >= PAINTED_COLOURS) {
+        break;
+      }
+      SwingUtilities.invokeAndWait(() -> frame.getMapPanel().repaint());
+      Thread.sleep(1_000);
+    }
+    return System.currentTimeMillis() - start;
+  }
+
+  private static int colours(final java.awt.image.BufferedImage picture) {
+    final java.util.Set<Integer> seen = new java.util.HashSet<>();
+    final int step = 7;
+    for (int y = 0; y < picture.getHeight() && seen.size() < PAINTED_COLOURS; y += step) {
+      for (int x = 0; x < picture.getWidth() && seen.size() < PAINTED_COLOURS; x += step) {
+        seen.add(picture.getRGB(x, y));
+      }
+    }
+    return seen.size();
   }
 
   /**
