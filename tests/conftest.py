@@ -53,6 +53,32 @@ def engine_available() -> bool:
 requires_engine = pytest.mark.skipif(not engine_available(), reason=ENGINE_MISSING)
 
 
+def _shared_current_engine() -> None:
+    """Tests only (never the tool): without TRIPLEA_CURRENT_HOME, the TripleA 2.x engine that
+    ../shared/engines/ holds, as CI has it."""
+    if os.environ.get("TRIPLEA_CURRENT_HOME"):
+        return
+    installs = sorted(path for path in (SHARED / "engines").glob("triplea-*") if (path / ".triplea-root").is_file())
+    if installs:
+        os.environ["TRIPLEA_CURRENT_HOME"] = str(installs[-1])
+
+
+_shared_current_engine()
+CURRENT_ENGINE_MISSING = ("TripleA 2.x cannot run here (TRIPLEA_CURRENT_HOME, ../shared/engines/triplea-*, and "
+                          "Java 25 from pip install '.[engine]' plus ecj); CI has all three: ")
+
+
+def current_engine_problem() -> str | None:
+    from generator.engine.engines import engine_problem_named
+
+    return engine_problem_named("current")
+
+
+_CURRENT_PROBLEM = current_engine_problem()
+requires_current_engine = pytest.mark.skipif(_CURRENT_PROBLEM is not None,
+                                             reason=CURRENT_ENGINE_MISSING + str(_CURRENT_PROBLEM))
+
+
 def build_game(spec: Path, out: Path) -> Path:
     """Build spec into out with the command line; the game XML it wrote."""
     from generator.cli.main import main

@@ -22,6 +22,9 @@ def register(subparsers) -> None:
     parser.add_argument("--no-control", action="store_true", help="skip the controls (faster; nothing is backed)")
     parser.add_argument("--jobs", type=_jobs, default=min(4, os.cpu_count() or 1), metavar="N",
                         help="games played at a time, each in its own JVM (default: the cores, at most 4)")
+    parser.add_argument("--engine", choices=("1.9", "current"), default="1.9",
+                        help="the engine to play in: Debian's 1.9 (default) or an installed TripleA 2.x "
+                             "(scenarios whose engines: leaves it out are skipped)")
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output format")
     parser.add_argument("-o", "--outdir", default="output", help="where the results file goes (default: output)")
     parser.set_defaults(run=run_test)
@@ -42,9 +45,10 @@ def run_test(args) -> int:
     started = time.monotonic()
     progress = None if args.format == "json" else (lambda text: print(f"... {text}", file=sys.stderr, flush=True))
     results = test_spec(Path(args.spec), only=args.scenario, controls=not args.no_control, progress=progress,
-                        jobs=args.jobs)
+                        jobs=args.jobs, engine=args.engine)
     seconds = time.monotonic() - started
-    written = write_results(Path(args.spec), Path(args.outdir), results, seconds, complete=args.scenario is None)
+    written = write_results(Path(args.spec), Path(args.outdir), results, seconds, complete=args.scenario is None,
+                            engine=args.engine)
     problems: list[Diagnostic] = []
     for result in results:
         problems += _diagnostics(result, controls=not args.no_control)

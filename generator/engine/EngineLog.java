@@ -34,6 +34,16 @@ final class EngineLog {
   private volatile int round;
   private volatile String step = "";
 
+  /** Forgets everything recorded: a serving JVM (Harness serve) plays the next game. */
+  synchronized void reset() {
+    entries.clear();
+    seen.clear();
+    consoleWarnings.clear();
+    missingImages.clear();
+    round = 0;
+    step = "";
+  }
+
   /** Where the game is, so that each recorded exception says in which round and step it happened. */
   void setContext(final int round, final String step) {
     this.round = round;

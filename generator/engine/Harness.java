@@ -1,12 +1,17 @@
 package tripleagen.harness;
 
+import java.io.BufferedReader;
 import java.io.FileDescriptor;
+import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.FileOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * triplea-gen's bridge to the TripleA 1.9 engine. Usage:
@@ -25,6 +30,7 @@ import java.util.List;
  *               [--purchase PLAYER=UNIT:N]...           (that player buys these instead)
  *               [--place PLAYER=TERRITORY:UNIT:N]...    (and places these instead)
  *               [--move PLAYER=combat|noncombat:FROM>...>TO:UNIT*N,...]... (and moves these)
+ *   Harness serve    (one game per line of stdin: the play arguments, tab-separated; one report line each)
  * </pre>
  *
  * <p>The only thing written to stdout is one JSON document; everything the engine prints goes
@@ -54,6 +60,9 @@ public final class Harness {
       } else if ("play".equals(mode)) {
         log.installHooks();
         new PlayMode(playOptions(rest), log, reportOut).run();
+      } else if ("serve".equals(mode)) {
+        log.installHooks();
+        serve(log, reportOut);
       } else {
         console.println("usage: Harness check GAME.xml... | Harness play GAME.xml [options]");
         status = 2;
@@ -69,6 +78,34 @@ public final class Harness {
     console.flush();
     // The engine leaves non-daemon threads behind (messengers, AI helpers); do not wait for them.
     Runtime.getRuntime().halt(status);
+  }
+
+  /**
+   * Plays games one after the other in this JVM, warm: loading the engine's classes and compiling
+   * them costs more than most scenario games. Each line of stdin is one game's play arguments,
+   * tab-separated; each gets exactly one report line. A game past its time limit halts the JVM
+   * after its report, as in play mode; the caller starts another.
+   */
+  private static void serve(final EngineLog log, final PrintStream reportOut) throws IOException {
+    final BufferedReader requests = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    for (String line = requests.readLine(); line != null; line = requests.readLine()) {
+      if (line.isEmpty()) {
+        continue;
+      }
+      log.reset();
+      final PlayMode.Options options;
+      try {
+        options = playOptions(new ArrayList<>(Arrays.asList(line.split("\t", -1))));
+      } catch (final IllegalArgumentException e) {
+        final Map<String, Object> refused = new LinkedHashMap<>();
+        refused.put("ok", false);
+        refused.put("error", "harness: " + e.getMessage());
+        reportOut.println(Json.write(refused));
+        continue;
+      }
+      new PlayMode(options, log, reportOut).run();
+      reportOut.flush();
+    }
   }
 
   private static PlayMode.Options playOptions(final List<String> args) {

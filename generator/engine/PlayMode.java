@@ -79,6 +79,7 @@ final class PlayMode {
   private int stepsRun;
   private boolean aiRandomnessSeeded;
   private volatile boolean reported;
+  private Thread watchdog; // stopped once the report is written: a serving JVM plays on
   private PlayerMessages messages;
   private final Map<String, Object> client = new LinkedHashMap<>();
   private final Script.Notes scriptNotes = new Script.Notes(); // what scripted players could not do
@@ -98,6 +99,7 @@ final class PlayMode {
       refused.put("ok", false);
       refused.put("error", parsed.error);
       writeReport(refused);
+      watchdog.interrupt();
       return;
     }
     data = parsed.data;
@@ -109,6 +111,7 @@ final class PlayMode {
       stoppedBy = "exception";
     }
     writeReport(fullReport(stoppedBy));
+    watchdog.interrupt();
   }
 
   private String play() throws Exception {
@@ -347,7 +350,7 @@ final class PlayMode {
 
   /** Stops a game that runs past its time limit, still reporting how far it got. */
   private void startWatchdog() {
-    final Thread watchdog = new Thread(() -> {
+    watchdog = new Thread(() -> {
       try {
         Thread.sleep((long) (options.timeoutSeconds * 1000));
       } catch (final InterruptedException e) {

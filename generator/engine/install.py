@@ -1,5 +1,8 @@
 """`triplea-gen engine install`: install Debian's TripleA 1.9 package (the engine
-our games are checked against) with apt, where this machine allows it."""
+our games are checked against) with apt, where this machine allows it, and Eclipse's
+compiler (ecj), which builds the harness against TripleA 2.x's Java 25 class files
+where no Java 25 javac is at hand. TripleA 2.x itself is the user's own install
+(see engines.py); its Java 25 comes with it, or from `pip install 'triplea-gen[engine]'`."""
 from __future__ import annotations
 
 import os
@@ -9,7 +12,8 @@ import sys
 from pathlib import Path
 
 DEFAULT_JAR = "/usr/share/games/triplea/bin/triplea.jar"
-PACKAGES = ("triplea", "default-jdk-headless", "xvfb")  # javac builds the harness; xvfb runs the client test
+# javac builds the 1.9 harness, ecj the 2.x one; xvfb runs the client test
+PACKAGES = ("triplea", "default-jdk-headless", "xvfb", "ecj")
 
 
 def engine_jar() -> Path:
@@ -39,8 +43,9 @@ def install_engine(optional: bool = False) -> int:
     """0 when the engine is there afterwards; with optional, 0 also when it cannot be installed here."""
     failure = 0 if optional else 1
     # The desktop-client tests need the virtual screen as much as the engine needs its jar.
-    if engine_problem() is None and shutil.which("xvfb-run"):
+    if engine_problem() is None and shutil.which("xvfb-run") and shutil.which("ecj"):
         print(f"TripleA engine present: {engine_jar()}")
+        _report_current()
         return 0
     if not shutil.which("apt-get"):
         print("cannot install the TripleA engine here: no apt-get (Debian's 'triplea' package is what "
@@ -62,4 +67,17 @@ def install_engine(optional: bool = False) -> int:
         print(f"the engine is still unusable after the install: {problem}", file=sys.stderr)
         return failure
     print(f"TripleA engine installed: {engine_jar()}")
+    _report_current()
     return 0
+
+
+def _report_current() -> None:
+    """Says whether `--engine current` can run here, and if not why (never a failure: 2.x is optional)."""
+    from generator.engine.engines import current_engine, engine_problem_named
+
+    problem = engine_problem_named("current")
+    if problem:
+        print(f"TripleA 2.x (--engine current) cannot run here: {problem}", file=sys.stderr)
+    else:
+        engine = current_engine()
+        print(f"TripleA 2.x present: {engine.jar} (Java: {engine.java}; compiler: {engine.compiler[0]})")

@@ -210,7 +210,8 @@ def play_options(scenario: Scenario, names: GameNames) -> list[str]:
     return options
 
 
-def play_variant(scenario: Scenario, variant: Variant, name: str, folder: Path, map_dir: Path | None = None) -> Run:
+def play_variant(scenario: Scenario, variant: Variant, name: str, folder: Path, map_dir: Path | None = None,
+                 engine=None, pool=None) -> Run:
     from generator.engine.harness import play_scenario_game
 
     game = folder / name
@@ -218,7 +219,8 @@ def play_variant(scenario: Scenario, variant: Variant, name: str, folder: Path, 
     started = time.monotonic()
     options = play_options(scenario, variant.names) + (["--map-dir", str(map_dir.resolve())] if map_dir else [])
     try:
-        report = play_scenario_game(game, options, SCENARIO_TIMEOUT)
+        report = pool.play(game, options, SCENARIO_TIMEOUT) if pool is not None \
+            else play_scenario_game(game, options, SCENARIO_TIMEOUT, engine=engine)
     except DiagnosticError as err:
         return Run([], time.monotonic() - started, "error", "; ".join(d.message for d in err.diagnostics))
     outcomes = evaluate(scenario.expect, report, variant.start_resources)
@@ -244,10 +246,12 @@ def prepare_variants(built: bytes, scenarios: list[Scenario]) -> tuple[dict[str,
 
 
 def test_spec(spec_path: Path, only: str | None = None, controls: bool = True, progress=None,
-              jobs: int = 1) -> list[ScenarioResult]:
+              jobs: int = 1, engine: str | None = None, warm: bool = True) -> list[ScenarioResult]:
     """Plays every scenario (or only the one with id `only`) and, with controls, its control; `jobs`
     games at a time (each is its own JVM; the Python builds of controls take turns). The results
-    come in the spec's order whatever finished first."""
+    come in the spec's order whatever finished first. engine: "1.9" (None) or "current"; a scenario
+    whose engines: leaves that engine out is not played. warm: the games are played in `jobs` JVMs
+    that each play one game after the other (generator.engine.warm), not a JVM per game."""
     loaded = load_scenarios(spec_path)
     scenarios = loaded.scenarios
     if only is not None:
@@ -256,11 +260,21 @@ def test_spec(spec_path: Path, only: str | None = None, controls: bool = True, p
             raise DiagnosticError([Diagnostic("TG207", f"the spec has no scenario '{only}'",
                                               Position(display_path(spec_path)),
                                               "its scenarios: " + (", ".join(s.id for s in loaded.scenarios) or "none"))])
+    engine_name = engine or "1.9"
+    scenarios = [s for s in scenarios if engine_name in s.engines]
+    if engine_name != "1.9":
+        from generator.engine.harness import resolve_engine
+
+        engine = resolve_engine(engine_name)  # found once, before any build: a missing engine is one error
     compiled = _compiled(spec_path)
     variants, collector = prepare_variants(compiled.xml_bytes, scenarios)
     collector.raise_if_errors()
     game_name = Path(spec_path).stem + ".xml"
-    with tempfile.TemporaryDirectory(prefix="triplea-gen-scenarios-") as folder:
+    from generator.engine.warm import WarmPool
+
+    with tempfile.TemporaryDirectory(prefix="triplea-gen-scenarios-") as folder, \
+            WarmPool(engine, min(jobs, len(scenarios))) as jvms:
+        jvms = jvms if warm else None
         map_dir = write_map_folder(compiled, Path(folder) / "map-folder")
 
         def play(index: int, scenario: Scenario) -> ScenarioResult:
@@ -268,12 +282,12 @@ def test_spec(spec_path: Path, only: str | None = None, controls: bool = True, p
             own.mkdir()
             if progress:
                 progress(f"scenario {scenario.id}")
-            run = play_variant(scenario, variants[scenario.id], game_name, own, map_dir)
+            run = play_variant(scenario, variants[scenario.id], game_name, own, map_dir, engine, jvms)
             control, differences = None, None
             if controls and scenario.control:
                 if progress:
                     progress(f"scenario {scenario.id}: control without {', '.join(scenario.rules)}")
-                control = _control(spec_path, scenario, game_name, own, map_dir)
+                control = _control(spec_path, scenario, game_name, own, map_dir, engine, jvms)
             if controls and scenario.same_game:
                 differences = _differences_without(spec_path, scenario, compiled.game)
             return ScenarioResult(scenario, run, control, differences)
@@ -304,7 +318,8 @@ def write_map_folder(compiled, folder: Path) -> Path:
     return game.parent.parent.parent
 
 
-def _control(spec_path: Path, scenario: Scenario, game_name: str, folder: Path, map_dir: Path | None = None) -> Run:
+def _control(spec_path: Path, scenario: Scenario, game_name: str, folder: Path, map_dir: Path | None = None,
+             engine=None, pool=None) -> Run:
     try:
         with _BUILDING:
             xml = build_xml(spec_path, scenario.rules + scenario.control_also_without)
@@ -315,7 +330,7 @@ def _control(spec_path: Path, scenario: Scenario, game_name: str, folder: Path, 
     except DiagnosticError as err:
         return Run([], 0.0, "error", "the spec without " + ", ".join(scenario.rules) + " does not build: "
                    + "; ".join(d.format() for d in err.diagnostics[:3]))
-    run = play_variant(scenario, variant, game_name, folder, map_dir)
+    run = play_variant(scenario, variant, game_name, folder, map_dir, engine, pool)
     run.script_notes[:0] = [f"the control game has no such names: given {what} left out" for what in left_out]
     if run.stopped_by == "error":
         run.error += _control_game_errors(variant.xml)
@@ -345,14 +360,16 @@ def _root(xml: bytes):
     return etree.fromstring(xml, etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False))
 
 
-def results_path(spec_path: Path, outdir: Path) -> Path:
-    return Path(outdir) / "scenario-results" / f"{Path(spec_path).stem}.json"
+def results_path(spec_path: Path, outdir: Path, engine: str | None = None) -> Path:
+    """1.9's results are <spec>.json (what `report` reads); another engine's <spec>.<engine>.json."""
+    suffix = "" if engine in (None, "1.9") else f".{engine}"
+    return Path(outdir) / "scenario-results" / f"{Path(spec_path).stem}{suffix}.json"
 
 
 def write_results(spec_path: Path, outdir: Path, results: list[ScenarioResult], seconds: float,
-                  complete: bool) -> Path:
+                  complete: bool, engine: str | None = None) -> Path:
     """The results `report` reads: written whole (a temporary file renamed into place)."""
-    target = results_path(spec_path, outdir)
+    target = results_path(spec_path, outdir, engine)
     target.parent.mkdir(parents=True, exist_ok=True)
     document = {"version": RESULTS_VERSION, "spec": display_path(spec_path), "spec_digest": spec_digest(spec_path),
                 "complete": complete, "seconds": round(seconds, 1), "scenarios": [r.as_json() for r in results]}

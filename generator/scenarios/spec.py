@@ -19,7 +19,8 @@ from typing import Any
 
 from generator.core.diagnostics import Collector, Position, closest
 
-SCENARIO_KEYS = ("id", "rule", "text", "given", "play", "expect", "control", "control_also_without")
+SCENARIO_KEYS = ("id", "rule", "text", "given", "play", "expect", "control", "control_also_without", "engines")
+ENGINES = ("1.9", "current")
 GIVEN_KEYS = ("round", "step", "owners", "units", "resources", "relationships", "switches", "properties")
 PLAY_KEYS = ("rounds", "until", "ai", "players", "actions", "purchases", "placements", "moves", "seed")
 MOVE_KEYS = ("from", "to", "through", "units", "phase")
@@ -108,6 +109,9 @@ class Scenario:
     # control: same-game: the rule restates the game (the base's set-up, a default), so no control
     # can fail; test checks instead that the game built without it is the same game
     same_game: bool = False
+    # The engines the scenario is played in (`test --engine`): both unless the engines really differ
+    # on what it expects, and then its text says how
+    engines: tuple[str, ...] = ENGINES
 
 
 class _Reader:
@@ -234,8 +238,21 @@ def _read_scenario(r: _Reader, item, pos: Position) -> Scenario | None:
                 "control: false for a check that holds with or without the rule (it backs nothing); same-game "
                 "for a rule that restates the game (test checks that the game built without it is the same)")
         control = True
+    engines = _read_engines(r, body["engines"], at("engines")) if "engines" in body else ENGINES
     return Scenario(ident, rules, text, given, play, expect, pos, rule_positions, also, also_positions, control,
-                    same_game)
+                    same_game, engines)
+
+
+def _read_engines(r: _Reader, value, pos: Position) -> tuple[str, ...]:
+    """engines: [1.9] or [current] (YAML reads a bare 1.9 as a number: taken as the name)."""
+    items = value if isinstance(value, list) else [value]
+    names = [format(item, "g") if isinstance(item, float) else str(item) for item in items]
+    unknown = [name for name in names if name not in ENGINES]
+    if unknown or not names:
+        r.error("TG201", f"engines must list engines of {', '.join(ENGINES)}, not {value!r}", pos,
+                "engines: [1.9] for a scenario only the 1.9 engine plays as expected (its text says why)")
+        return ENGINES
+    return tuple(name for name in ENGINES if name in names)
 
 
 def _read_given(r: _Reader, value, pos: Position) -> Given:

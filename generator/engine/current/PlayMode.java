@@ -46,8 +46,11 @@ import games.strategy.triplea.ai.weak.WeakAi;
 import games.strategy.triplea.delegate.PoliticsDelegate;
 import games.strategy.triplea.delegate.UserActionDelegate;
 import games.strategy.triplea.settings.ClientSetting;
+import java.io.UncheckedIOException;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.Optional;
+import java.util.stream.Stream;
 import org.triplea.ai.does.nothing.DoesNothingAi;
 import org.triplea.game.chat.ChatModel;
 import org.triplea.sound.HeadlessSoundChannel;
@@ -94,6 +97,7 @@ final class PlayMode {
   private int stepsRun;
   private boolean aiRandomnessSeeded;
   private volatile boolean reported;
+  private Thread watchdog; // stopped once the report is written: a serving JVM plays on
   private PlayerMessages messages;
   private final Map<String, Object> client = new LinkedHashMap<>();
   private final Script.Notes scriptNotes = new Script.Notes(); // what scripted players could not do
@@ -114,6 +118,7 @@ final class PlayMode {
       refused.put("ok", false);
       refused.put("error", parsed.error);
       writeReport(refused);
+      watchdog.interrupt();
       return;
     }
     data = parsed.data;
@@ -125,6 +130,7 @@ final class PlayMode {
       stoppedBy = "exception";
     }
     writeReport(fullReport(stoppedBy));
+    watchdog.interrupt();
   }
 
   private String play() throws Exception {
@@ -225,7 +231,7 @@ final class PlayMode {
     public void startGame(final LocalPlayers localPlayers, final IGame game, final Set<Player> players,
         final Chat chat) {
       game.setResourceLoader(new ResourceLoader(
-          options.mapDir == null ? List.of() : List.of(Path.of(options.mapDir).toAbsolutePath())));
+          options.mapDir == null ? List.of() : List.of(contentRoot(Path.of(options.mapDir).toAbsolutePath()))));
       game.setDisplay(display);
       game.setSoundChannel(new HeadlessSoundChannel());
     }
@@ -297,6 +303,25 @@ final class PlayMode {
     public PlayerTypes.Type getDefaultLocalPlayerType() {
       return PlayerTypes.WEAK_AI;
     }
+  }
+
+  /**
+   * Where 2.x reads a map's files (notifications.properties, images ...) from: as its installed-map
+   * listing finds it, the folder of the polygons.txt closest to the top (3 levels at most); without
+   * one (a mod's texts only), the map/ folder beside the games, else the folder given.
+   */
+  private static Path contentRoot(final Path folder) {
+    try (Stream<Path> found = Files.walk(folder, 3)) {
+      final Optional<Path> polygons = found.filter(path -> path.getFileName().toString().equals("polygons.txt"))
+          .min(Comparator.comparingInt(Path::getNameCount));
+      if (polygons.isPresent()) {
+        return polygons.get().getParent();
+      }
+    } catch (final IOException | UncheckedIOException e) {
+      // an unreadable folder: the engine reports what it then cannot find
+    }
+    final Path map = folder.resolve("map");
+    return Files.isDirectory(map) ? map : folder;
   }
 
   /** The actions a scripted player attempts in this step (a politics or user-actions step of its own). */
@@ -387,7 +412,7 @@ final class PlayMode {
 
   /** Stops a game that runs past its time limit, still reporting how far it got. */
   private void startWatchdog() {
-    final Thread watchdog = new Thread(() -> {
+    watchdog = new Thread(() -> {
       try {
         Thread.sleep((long) (options.timeoutSeconds * 1000));
       } catch (final InterruptedException e) {

@@ -216,9 +216,10 @@ final class ScriptedPlayer extends DoesNothingAi {
       final Route route = new Route(path);
       final Map<Unit, Collection<Unit>> airborne = airTransportLoads(units);
       final List<Unit> ships = shipsToBoard(route, units, player);
-      // 2.x wants each land unit's transport named; TransportUtils picks them as its move panel does.
-      final String refused = delegate.performMove(new MoveDescription(units, route,
-          TransportUtils.mapTransports(route, units, ships), airborne)).orElse(null);
+      // 2.x wants each boarding land unit's transport named; TransportUtils picks them as its move
+      // panel does, and like the panel names none when nothing boards (an unload finds its own).
+      final Map<Unit, Unit> boarding = ships.isEmpty() ? Map.of() : TransportUtils.mapTransports(route, units, ships);
+      final String refused = delegate.performMove(new MoveDescription(units, route, boarding, airborne)).orElse(null);
       if (refused != null) {
         notes.lines.add(getName() + " could not move " + move.describe() + where() + ": " + refused);
       }
