@@ -54,6 +54,8 @@ def test_example_opens_in_the_current_client_and_plays_a_round(spec: Path, tmp_p
     assert report.stopped_by in ("rounds", "game over") and report.frame_title == f"TripleA - {report.game}"
     assert [w for w in report.windows if not w.startswith("TripleAFrame")] == []  # no error window
     assert report.picture is not None and report.picture.plausible_map, report.picture
+    if spec.stem == "frontier_1939":  # its round-1 trigger tells the players of the Soviet mobilisation
+        assert [m["title"] for m in report.messages] == ["Notification"], report.messages
 
 
 @pytest.fixture(scope="module")

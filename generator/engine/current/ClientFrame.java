@@ -1,4 +1,4 @@
-package tripleagen.current;
+package tripleagen.harness;
 
 import games.strategy.engine.data.Territory;
 import games.strategy.triplea.image.AbstractImageFactory;

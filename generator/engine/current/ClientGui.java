@@ -1,4 +1,4 @@
-package tripleagen.current;
+package tripleagen.harness;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
@@ -12,7 +12,7 @@ import games.strategy.engine.data.GamePlayer;
 import games.strategy.engine.data.GameSequence;
 import games.strategy.engine.data.GameStep;
 import games.strategy.engine.data.gameparser.GameParser;
-import org.triplea.game.client.HeadedGameRunner;
+import games.strategy.engine.framework.AbstractGame;
 import games.strategy.engine.framework.ServerGame;
 import games.strategy.engine.framework.startup.mc.HeadedLaunchAction;
 import games.strategy.engine.framework.startup.ui.PlayerTypes;
@@ -39,7 +39,6 @@ import java.util.Set;
 import org.slf4j.LoggerFactory;
 import org.triplea.debug.ErrorMessage;
 import org.triplea.game.client.HeadedGameRunner;
-import tripleagen.harness.Json;
 
 /**
  * `triplea-gen engine gui --engine current`: a game in the TripleA 2.x desktop client as a
@@ -52,7 +51,8 @@ import tripleagen.harness.Json;
  *
  * <p>Arguments: GAME --map-dir DIR --screenshot PNG [--rounds N] [--ai easy|fast]
  * [--timeout SEC] [--seed S] [--centre TERRITORY]. Prints one JSON report on stdout; the
- * client's own console output goes to stderr.
+ * client's own console output goes to stderr. In the harness's package: it shares Json and
+ * PlayerMessages with the 2.x harness.
  */
 public final class ClientGui {
   private static final int STACK_FRAMES_KEPT = 6;
@@ -73,6 +73,7 @@ public final class ClientGui {
   private int startRound;
   private boolean started;
   private ClientFrame frame;
+  private PlayerMessages messages;
 
   private ClientGui(final Map<String, String> options, final PrintStream reportOut) {
     this.options = options;
@@ -159,6 +160,10 @@ public final class ClientGui {
       game.setRandomSource(new SeededDice(Long.parseLong(options.get("seed"))));
     }
     data.getGameLoader().startGame(game, players, launch, null); // opens the TripleAFrame
+    // What the players are shown (notifications, victory and political messages): a second
+    // subscriber of the display channel, beside the client's own display.
+    messages = new PlayerMessages(data);
+    game.getMessengers().registerChannelSubscriber(messages, AbstractGame.getDisplayChannel());
     frame = ClientFrame.find();
     client.put("windows", ClientFrame.openWindows());
     if (frame == null) {
@@ -370,7 +375,7 @@ public final class ClientGui {
     final Map<String, List<String>> placeholders = frame == null ? Map.of() : frame.placeholders();
     report.put("missing_images", placeholders.getOrDefault("units", List.of()));
     report.put("placeholder_resources", placeholders.getOrDefault("resources", List.of()));
-    report.put("messages", new ArrayList<>());
+    report.put("messages", messages == null ? new ArrayList<>() : messages.entries());
     report.put("client", new LinkedHashMap<>(client));
     return report;
   }
