@@ -82,6 +82,7 @@ CODES = {
     "TG182": ("error", "1.9: editable property without exactly one type marker"),
     "TG183": ("warning", "attribute the game XML does not have (the engines ignore it)"),
     "TG190": ("error", "bad variable or foreach expression"),
+    "TG412": ("warning", "current: a player's stacking cap that lists only unit types it never has (2.x ignores it)"),
     **MAP_FOLDER_CODES,
 }
 
@@ -198,6 +199,8 @@ class _GameChecker(AttachmentChecks, StructureChecks):
         self.check_production(root.find("production"))
         self.check_technology(root.find("technology"))
         self.check_attachments()
+        if self.engine == "current":
+            self.check_stacking_caps()
         self.check_initialize(root.find("initialize"))
         self.check_properties(root.find("propertyList"))
         self.check_completeness()
@@ -580,6 +583,18 @@ class _GameChecker(AttachmentChecks, StructureChecks):
         return None
 
     # ------------------------------------------------------------ whole-game checks
+
+    def check_stacking_caps(self):
+        """TG412: caps 2.x never applies (generator/check/stacking.py)."""
+        from generator.check.stacking import caps_without_effect
+
+        for option, player, name, listed in caps_without_effect(self.root):
+            shown = ", ".join(listed[:4]) + (f" and {len(listed) - 4} more" if len(listed) > 4 else "")
+            self.warning("TG412", f"current engine: {name} of {player} lists only unit types {player} never has "
+                         f"({shown}); 2.x applies a cap only to units of the listed types, so this one does "
+                         "nothing there (1.9 counts them against every unit the player moves or places)", option,
+                         "in 2.x, cap the types that should keep apart on their own players, or with a "
+                         "unitAttachment limit; this cap works in 1.9 only")
 
     def check_completeness(self):
         catalog = self.catalog

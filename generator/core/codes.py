@@ -225,6 +225,9 @@ _ALL = (
                                      "not 6 hex digits"),
     Code("TG411", ERROR, VALIDATION, "a flag image the client loads is missing (small and normal for every player, "
                                      "large for capitals, convoy/faded for such sea zones)"),
+    Code("TG412", WARNING, VALIDATION, "current: a player's stacking cap (movementLimit, attackingLimit, "
+                                       "placementLimit) that lists only unit types the player never has: 2.x "
+                                       "applies a cap only to units of the listed types, so it does nothing there"),
     Code("TG420", WARNING, VALIDATION, "no image for a unit type a player can own (1.9: invisible; current: a "
                                        "labelled square)"),
     Code("TG421", WARNING, VALIDATION, "current: no `resources/<name>.png` for a resource of the game (a grey "

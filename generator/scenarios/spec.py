@@ -89,6 +89,9 @@ class Expectation:
     kind: str  # one of EXPECT_KINDS
     value: Any
     position: Position
+    # The engines it is checked in: both unless they word or play this differently (per-engine
+    # expectations: one for each, each with its engines)
+    engines: tuple[str, ...] = ("1.9", "current")
 
 
 @dataclass
@@ -249,7 +252,8 @@ def _read_engines(r: _Reader, value, pos: Position) -> tuple[str, ...]:
     names = [format(item, "g") if isinstance(item, float) else str(item) for item in items]
     unknown = [name for name in names if name not in ENGINES]
     if unknown or not names:
-        r.error("TG201", f"engines must list engines of {', '.join(ENGINES)}, not {value!r}", pos,
+        r.error("TG201", f"engines must list engines of {', '.join(ENGINES)}, not "
+                + (", ".join(map(repr, unknown)) if unknown else "none"), pos,
                 "engines: [1.9] for a scenario only the 1.9 engine plays as expected (its text says why)")
         return ENGINES
     return tuple(name for name in ENGINES if name in names)
@@ -446,9 +450,13 @@ def _read_expect(r: _Reader, value, pos: Position) -> list[Expectation]:
     expectations = []
     for index, item in enumerate(r.sequence(value, "expect", pos)):
         ipos = _item_pos(value, index, pos)
-        body = r.mapping(item, "an expectation", ipos, EXPECT_KINDS)
+        body = r.mapping(item, "an expectation", ipos, EXPECT_KINDS + ("engines",))
         if body is None:
             continue
+        engines = ENGINES
+        if "engines" in body:
+            engines_pos = _key_pos(body, "engines", ipos)
+            engines = _read_engines(r, body.pop("engines"), engines_pos)
         if len(body) != 1:
             r.error("TG201", "an expectation has exactly one kind", ipos,
                     f"write one list item per expectation; kinds: {', '.join(EXPECT_KINDS)}")
@@ -459,7 +467,7 @@ def _read_expect(r: _Reader, value, pos: Position) -> list[Expectation]:
         kpos = _key_pos(body, kind, ipos)
         parsed = _expectation_value(r, kind, raw, kpos)
         if parsed is not None:
-            expectations.append(Expectation(kind, parsed, kpos))
+            expectations.append(Expectation(kind, parsed, kpos, engines))
     return expectations
 
 

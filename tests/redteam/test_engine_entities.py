@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, requires_engine
+from conftest import REPO, requires_current_engine, requires_engine
 from generator.engine import harness
 from redteam.xml_shapes import encoded, game_text, with_doctype
 
@@ -180,3 +180,28 @@ def test_without_the_guarded_factory_the_jdk_properties_alone_open_nothing(tmp_p
     for result in json.loads(finished.stdout)["results"]:
         assert not result["ok"] and "access is not allowed due to restriction set by the accessExternalDTD" in \
             result["error"], result
+
+
+@pytest.mark.engine_current
+@requires_current_engine
+def test_the_2x_engine_jvm_opens_nothing_either(tmp_path: Path, listener: Listener, secret):
+    # TripleA 2.x reads games with StAX, not DOM: the guard names a StAX factory with DTDs and
+    # external entities off for it (engines.current_engine's guard_properties). Handed the hostile
+    # files directly, its parser opens nothing and leaks nothing; a good game beside them loads.
+    secret_path, secret_text = secret
+    games = hostile_games(tmp_path, listener, secret_path)
+    good = tmp_path / "good.xml"
+    good.write_text(game_text(), encoding="utf-8")
+    engine = harness.resolve_engine("current")
+    with tempfile.TemporaryDirectory() as home:
+        command = harness.java_command(harness.harness_classes(engine), engine.harness_class,
+                                       ["check", *map(str, games), str(good)], home, engine=engine)
+        assert "-Djavax.xml.stream.XMLInputFactory=tripleagen.guard.GuardedXMLInputFactory" in command
+        finished = subprocess.run(command, cwd=engine.working_dir, capture_output=True, timeout=300)
+    assert listener.requests == []
+    assert secret_text.encode() not in finished.stdout + finished.stderr
+    verdicts = {Path(result["path"]).name: result for result in json.loads(finished.stdout)["results"]}
+    assert verdicts["good.xml"]["ok"], verdicts["good.xml"]["error"]
+    # A reader without DTDs passes the undeclared &leak; over (no entity is replaced): whatever each
+    # verdict, nothing was fetched or read, as asserted above.
+    assert set(verdicts) == {game.name for game in games} | {"good.xml"}

@@ -618,3 +618,52 @@ scenarios:
     assert "    note: the control game has no such names: given units in Warsaw of Poles left out\n" \
            "    note: the control game has no such names: given resources of Poles left out\n" in out
     assert "FAIL units (line 22): Warsaw: infantry 0 (expected 2)" in out and "=> backed" in out
+
+
+# --- engines: a scenario played in one engine only (issue 26) ----------------------------------
+
+def test_engines_names_the_engines_a_scenario_is_played_in(tmp_path):
+    spec = write_spec(tmp_path, GOOD_SCENARIO + """\
+    engines: [1.9]
+  - id: only-in-2x
+    rule: PAY
+    engines: current
+    expect: [{fired: triggerAttachment_PAY}]
+  - id: both
+    rule: PAY
+    expect: [{fired: triggerAttachment_PAY}]
+""")
+    engines = {scenario.id: scenario.engines for scenario in load_scenarios(spec).scenarios}
+    assert engines == {"italian-war-pays": ("1.9",), "only-in-2x": ("current",), "both": ("1.9", "current")}
+
+
+def test_engines_must_name_known_engines(tmp_path):
+    spec = write_spec(tmp_path, GOOD_SCENARIO + """\
+    engines: [2.0, current]
+""")
+    found = [(d.code, d.position.line, d.message) for d in diagnostics_of(spec)]
+    assert ("TG201", 19, "engines must list engines of 1.9, current, not '2'") in found
+
+
+@requires_engine
+def test_test_plays_only_the_scenarios_of_its_engine(tmp_path, capsys):
+    second = replaced(GOOD_SCENARIO.replace("scenarios:\n", ""), "id: italian-war-pays", "id: in-2x-only")
+    spec = write_spec(tmp_path, GOOD_SCENARIO + second + "    engines: [current]\n")
+    assert main(["test", str(spec), "-o", str(tmp_path / "out"), "--format", "json", "--no-control"]) == 0
+    assert [r["id"] for r in json.loads(capsys.readouterr().out)["scenarios"]] == ["italian-war-pays"]
+
+
+def test_an_expectation_may_name_its_engines(tmp_path):
+    spec = write_spec(tmp_path, """\
+scenarios:
+  - id: worded-differently
+    rule: PAY
+    expect:
+      - {history: AA fire in France, engines: [1.9]}
+      - history: French roll AA dice in France
+        engines: [current]
+      - fired: triggerAttachment_PAY
+""")
+    (scenario,) = load_scenarios(spec).scenarios
+    assert [(e.kind, e.engines) for e in scenario.expect] == [
+        ("history", ("1.9",)), ("history", ("current",)), ("fired", ("1.9", "current"))]
