@@ -2,7 +2,8 @@
 example in rules_yaml/ opens in its game window, the easy AI plays a round, and the client
 neither logs an exception, nor shows its error window, nor draws a placeholder for a unit or a
 resource; a map folder that lacks a unit image or a resource icon fails with what the client
-drew instead.
+drew instead, a warning the client logs with the error window it shows, a game its parser
+refuses with the parser's words.
 
 Needs a TripleA 2.x install (TRIPLEA_CURRENT_HOME; tests find ../shared/engines/triplea-*), a Java
 new enough for it (the [engine] extra), a compiler for the harness (ecj) and Xvfb; skipped with the
@@ -16,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CURRENT_ENGINE_MISSING, REPO, build_game
+from conftest import CURRENT_ENGINE_MISSING, REPO, SHARED, SHARED_MISSING, build_game
+from generator.core.diagnostics import DiagnosticError
 from engine.test_engine_gui import _keep, client_ready
 from textedit import replaced
 
@@ -100,3 +102,33 @@ def test_a_missing_unit_image_is_the_clients_labelled_square(coal_map: Path, tmp
     assert report.missing_images == ["units/Blues/infantry.png"]
     assert report.placeholder_resources == []  # the build's Coal.png is there
     assert [d.code for d in report.diagnostics()] == ["TG405"]
+
+
+@requires_current_client
+def test_a_warning_the_client_logs_is_its_error_window(coal_map: Path, tmp_path: Path):
+    # the game file is not in the map folder's games/: 2.x looks for it there (map.yml lists it),
+    # logs a warning and so shows the player its error window
+    from generator.engine.gui import run_gui
+
+    folder = tmp_path / coal_map.name
+    shutil.copytree(coal_map, folder)
+    xml = tmp_path / "hex_skirmish.xml"
+    (folder / "map" / "games" / "hex_skirmish.xml").rename(xml)
+    report = run_gui(xml, folder, rounds=1, screenshot=tmp_path / "s.png", seed=1, engine="current")
+    assert report.exceptions == [] and report.stopped_by == "rounds"
+    (shown,) = {entry["message"] for entry in report.warnings_shown}
+    assert shown.startswith("Failed to find game file: hex_skirmish.xml")
+    assert {d.code for d in report.diagnostics()} == {"TG403"}
+    assert any(w.startswith("JFrame: Error") for w in report.windows)  # on the screenshot too
+
+
+@requires_current_client
+def test_a_game_the_2x_parser_refuses_is_refused_in_its_words(coal_map: Path):
+    from generator.engine.gui import run_gui
+
+    if not (SHARED / "corpus" / "xml" / "GameExample.xml").is_file():
+        pytest.skip(SHARED_MISSING)
+    with pytest.raises(DiagnosticError) as refused:
+        run_gui(SHARED / "corpus" / "xml" / "GameExample.xml", coal_map, rounds=1, engine="current")
+    (problem,) = refused.value.diagnostics
+    assert problem.code == "TG310" and "Could not find delegate 'TestDelegate'" in problem.message
