@@ -1,6 +1,7 @@
 """Check a game against a map folder as each TripleA desktop client reads it: the
 geometry files, map.yml, colours and flags of every player, an image for every
-(player, unit type) that can occur, and the texts of notifications, political and
+(player, unit type) that can occur, an icon for every resource (current) and a large
+one for every resource players buy, and the texts of notifications, political and
 user actions. What each engine reads and what happens without it is
 generator/catalog/client.yaml; this module only decides what a game needs.
 
