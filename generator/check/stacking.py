@@ -34,14 +34,21 @@ def caps_without_effect(root):
     """(option element, player, option name, listed types) for each cap 2.x does not apply."""
     owned = None
     for attachment in root.iterfind("attachmentList/attachment"):
-        if attachment.get("name") != "playerAttachment":
+        player = attachment.get("attachTo", "")
+        # A variable (@Players@, $Units$) or foreach attachment stands for many: not judged here.
+        if attachment.get("name") != "playerAttachment" or attachment.get("foreach") or _variable(player):
             continue
         for option in attachment.iterfind("option"):
             if option.get("name") not in LIMIT_OPTIONS:
                 continue
             listed = [name for name in option.get("value", "").split(":")[1:] if name]
+            if any(map(_variable, listed)):
+                continue
             if owned is None:
                 owned = unit_types_of_players(root)
-            player = attachment.get("attachTo", "")
             if listed and not set(listed) & owned.get(player, set()):
                 yield option, player, option.get("name"), listed
+
+
+def _variable(name: str) -> bool:
+    return "@" in name or "$" in name

@@ -127,7 +127,22 @@ def _run_gui(args) -> int:
 def _run_install(args) -> int:
     from generator.engine.install import install_engine
 
-    return install_engine(optional=args.optional)
+    status = install_engine(optional=args.optional)
+    _report_current()
+    return status
+
+
+def _report_current() -> None:
+    """Says whether `--engine current` can run here, and if not why (never a failure: TripleA 2.x
+    is the user's own install, not something apt brings)."""
+    from generator.engine.engines import current_engine, engine_problem_named
+
+    problem = engine_problem_named("current")
+    if problem:
+        print(f"TripleA 2.x (--engine current) cannot run here: {problem}", file=sys.stderr)
+    else:
+        engine = current_engine()
+        print(f"TripleA 2.x present: {engine.jar} (Java: {engine.java}; compiler: {engine.compiler[0]})")
 
 
 def format_message(entry: dict) -> str:

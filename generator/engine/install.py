@@ -45,7 +45,6 @@ def install_engine(optional: bool = False) -> int:
     # The desktop-client tests need the virtual screen as much as the engine needs its jar.
     if engine_problem() is None and shutil.which("xvfb-run") and shutil.which("ecj"):
         print(f"TripleA engine present: {engine_jar()}")
-        _report_current()
         return 0
     if not shutil.which("apt-get"):
         print("cannot install the TripleA engine here: no apt-get (Debian's 'triplea' package is what "
@@ -67,17 +66,4 @@ def install_engine(optional: bool = False) -> int:
         print(f"the engine is still unusable after the install: {problem}", file=sys.stderr)
         return failure
     print(f"TripleA engine installed: {engine_jar()}")
-    _report_current()
     return 0
-
-
-def _report_current() -> None:
-    """Says whether `--engine current` can run here, and if not why (never a failure: 2.x is optional)."""
-    from generator.engine.engines import current_engine, engine_problem_named
-
-    problem = engine_problem_named("current")
-    if problem:
-        print(f"TripleA 2.x (--engine current) cannot run here: {problem}", file=sys.stderr)
-    else:
-        engine = current_engine()
-        print(f"TripleA 2.x present: {engine.jar} (Java: {engine.java}; compiler: {engine.compiler[0]})")

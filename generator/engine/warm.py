@@ -20,6 +20,9 @@ from generator.core.diagnostics import display_path
 from generator.engine import harness
 
 
+_PARENT_WATCH = "-Dtriplea-gen.parent="
+
+
 class WarmHarness:
     """One serving JVM (started on first use) with its own scratch user.home."""
 
@@ -33,6 +36,9 @@ class WarmHarness:
         self.home = tempfile.mkdtemp(prefix="triplea-gen-warm-")
         command = harness.java_command(harness.harness_classes(self.engine), self.engine.harness_class, ["serve"],
                                        self.home, engine=self.engine)
+        # Serve mode reads its games from stdin and halts at its end: that is the parent watch a JVM
+        # may be given (-Dtriplea-gen.parent=stdin), which must not read the same pipe a second time.
+        command = [part for part in command if not part.startswith(_PARENT_WATCH)]
         # The engine's console goes to a file: a pipe nobody reads would fill and stop the JVM.
         with open(Path(self.home) / "console.log", "wb") as console:
             self.process = subprocess.Popen(command, cwd=self.engine.working_dir, stdin=subprocess.PIPE,

@@ -22,6 +22,12 @@ GAME = """<game>
       <option name="placementLimit" value="total:tank" count="0"/>
       <option name="movementLimit" value="owned:infantry" count="3"/>
     </attachment>
+    <attachment name="playerAttachment" attachTo="@Players@" javaClass="PlayerAttachment" type="player">
+      <option name="placementLimit" value="total:tank" count="0"/>
+    </attachment>
+    <attachment name="playerAttachment" attachTo="Blues" javaClass="PlayerAttachment" type="player">
+      <option name="placementLimit" value="total:$Vehicles$" count="0"/>
+    </attachment>
     <attachment name="playerAttachment" attachTo="Reds" javaClass="PlayerAttachment" type="player">
       <option name="placementLimit" value="total:tank:infantry" count="2"/>
     </attachment>
@@ -34,7 +40,8 @@ GAME = """<game>
 def test_a_cap_on_types_the_player_never_has_is_found():
     found = [(player, name, listed) for _, player, name, listed in caps_without_effect(etree.fromstring(GAME))]
     # Blues never has a tank (Reds buy them): 2.x ignores that cap; its own infantry cap and Reds'
-    # cap (Reds buy tanks) work in both engines.
+    # cap (Reds buy tanks) work in both engines; caps with variables (@Players@, $Vehicles$) stand
+    # for what the engine expands, not judged.
     assert found == [("Blues", "placementLimit", ["tank"])]
 
 
