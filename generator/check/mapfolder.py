@@ -1,6 +1,7 @@
 """Check a game against a map folder as each TripleA desktop client reads it: the
 geometry files, map.yml, colours and flags of every player, an image for every
-(player, unit type) that can occur, and the texts of notifications, political and
+(player, unit type) that can occur, an icon for every resource (current) and a large
+one for every resource players buy, and the texts of notifications, political and
 user actions. What each engine reads and what happens without it is
 generator/catalog/client.yaml; this module only decides what a game needs.
 
@@ -41,11 +42,15 @@ CODES = {
     "TG410": ("error", "1.9: a player without a colour in map.properties, or a malformed colour"),
     "TG411": ("error", "a flag image the client loads is missing"),
     "TG420": ("warning", "no image for a unit type a player can own (1.9: invisible; current: a labelled square)"),
+    "TG421": ("warning", "current: no icon for a resource (a grey placeholder box in the status bar)"),
+    "TG422": ("error", "no large icon for a resource players buy (1.9: IllegalStateException; current: a placeholder)"),
     "TG430": ("warning", "political action text missing from politicstext.properties"),
     "TG431": ("warning", "user action text missing from actionstext.properties"),
 }
 
 _HEX_COLOUR = re.compile(r"[0-9A-Fa-f]{6}\Z")
+# The icon sizes the current client draws (ResourceImageFactory IMAGE_SIZE, LARGE_IMAGE_SIZE).
+_ICON_SIZES = {"resource_icon": "20x20", "resource_icon_large": "48x48"}
 
 
 # ---------------------------------------------------------------- the folder
@@ -106,7 +111,8 @@ class MapFolder:
         return display_path(self.roots[0] / relpath) if self.roots else relpath
 
     def find_first(self, rule: ClientRule, **names) -> bool:
-        return any(self.exists(path, in_assets) for in_assets, path in rule.paths(**names))
+        return any(self.exists(path, in_assets) or (in_assets and self.engine_assets is None and path in rule.bundled)
+                   for in_assets, path in rule.paths(**names))
 
 
 def content_root(map_dir: Path) -> Path:
@@ -170,6 +176,10 @@ class GameNeeds:
     units: dict[tuple[str, str], tuple[etree._Element, str]] = field(default_factory=dict)
     message_keys: list[tuple[str, str, etree._Element]] = field(default_factory=list)
     political_texts: dict[str, tuple[etree._Element, int, bool]] = field(default_factory=dict)
+    # resource -> its <resource> element (icons: current's status bar, Economy tab, purchase costs)
+    resources: dict[str, etree._Element] = field(default_factory=dict)
+    # resource -> the productionRule <result> that yields it (large icons: the purchase panel)
+    bought_resources: dict[str, etree._Element] = field(default_factory=dict)
     user_action_texts: dict[str, tuple[etree._Element, int, bool]] = field(default_factory=dict)
 
 
@@ -215,6 +225,7 @@ def game_needs(root) -> GameNeeds:
         rule_elements[name] = rule
         rule_units[name] = [r.get("resourceOrUnit", "") for r in rule.iterfind("result")]
     unit_names = {u.get("name", "") for u in root.iterfind("unitList/unit")}
+    _add_resources(root, needs)
 
     def add(player, unit, element, how):
         if player in needs.players and unit in unit_names:
@@ -316,6 +327,32 @@ def game_needs(root) -> GameNeeds:
     return needs
 
 
+# The current engine leaves VPs out of its status bar and Economy tab (Constants.VPS).
+VICTORY_POINTS = "VPs"
+
+
+def _add_resources(root, needs: GameNeeds) -> None:
+    needs.resources, needs.bought_resources = resource_needs(root)
+
+
+def resource_needs(root) -> tuple[dict[str, etree._Element], dict[str, etree._Element]]:
+    """The resources whose small icon the current client draws (every one but VPs, and VPs when a
+    production rule costs it), and those a production rule yields (their large icon), each with
+    the element to report at."""
+    declared, shown, bought = {}, {}, {}
+    for resource in root.iterfind("resourceList/resource"):
+        declared.setdefault(resource.get("name", ""), resource)
+    costed = {cost.get("resource", "") for cost in root.iterfind("production/productionRule/cost")}
+    for name, element in declared.items():
+        if name != VICTORY_POINTS or name in costed:
+            shown[name] = element
+    for result in root.iterfind("production/productionRule/result"):
+        name = result.get("resourceOrUnit", "")
+        if name in declared:
+            bought.setdefault(name, result)
+    return shown, bought
+
+
 def _add_derived_units(root, needs, creates, changes, captured_by, given_to, infrastructure, captured_into, add):
     units = needs.units
     alliance_of = {}
@@ -382,6 +419,7 @@ class MapFolderChecker:
         self.check_listing()
         self.check_players()
         self.check_units()
+        self.check_resources()
         self.check_texts()
         return self.out.diagnostics
 
@@ -482,6 +520,23 @@ class MapFolderChecker:
             wanted = entry.file(player=player, unit=unit)
             self.report("unit_image", "TG420", f"player '{player}' can own unit type '{unit}' ({how}) but there is "
                         f"no {wanted}", element, f"add {self.folder.shown(wanted)}", player=player, unit=unit)
+
+    # -------------------------------------------------------- resources
+
+    def check_resources(self):
+        for entry_id, code, wanted_by in (("resource_icon", "TG421", self.needs.resources),
+                                          ("resource_icon_large", "TG422", self.needs.bought_resources)):
+            entry = client_entry(entry_id)
+            rule = entry.rule(self.engine)
+            if rule.severity == "none":
+                continue
+            for resource, element in wanted_by.items():
+                if self.folder.find_first(rule, resource=resource):
+                    continue
+                wanted = entry.file(resource=resource)
+                self.report(entry_id, code, f"resource '{resource}' has no {wanted}", element,
+                            f"add {self.folder.shown(wanted)} ({_ICON_SIZES[entry_id]} pixels; `build` draws one for "
+                            "a resource the game adds)", resource=resource)
 
     # -------------------------------------------------------- texts
 

@@ -51,7 +51,8 @@ def register(subparsers) -> None:
         "gui", help="open the game in the desktop client under Xvfb, let the AI play, take a screenshot",
         description="Open the game in TripleA's desktop client (its game window, under Xvfb) with the map "
                     "folder installed, let the easy AI play every player, and photograph the screen. "
-                    "Exit status 1 when the client logs an exception or a MISSING IMAGE line, opens no "
+                    "Exit status 1 when the client logs an exception or a MISSING IMAGE line (current: "
+                    "draws a placeholder for a unit or resource, or shows its error window), opens no "
                     "window, dies, runs out of time, or the screenshot does not look like a map.")
     gui.add_argument("game", metavar="GAME.xml", help="the game XML")
     gui.add_argument("--map-dir", required=True, help="the map folder (the one holding map/)")
@@ -61,6 +62,7 @@ def register(subparsers) -> None:
     gui.add_argument("--seed", type=int, help="seed for the dice and the AI's choices")
     gui.add_argument("--centre", metavar="TERRITORY", help="scroll the map to this territory before the screenshot")
     gui.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    _engine_option(gui)
     gui.set_defaults(run=_run_gui)
 
     install = actions.add_parser(
@@ -115,7 +117,7 @@ def _run_gui(args) -> int:
 
     report = run_gui(Path(args.game), Path(args.map_dir), rounds=args.rounds,
                      screenshot=Path(args.screenshot) if args.screenshot else None, timeout=args.timeout,
-                     seed=args.seed, centre=args.centre)
+                     seed=args.seed, centre=args.centre, engine=args.engine)
     print(json.dumps(report.as_json(), indent=2) if args.format == "json" else format_gui_report(report))
     for diagnostic in report.diagnostics():
         print(diagnostic.format(), file=sys.stderr)
@@ -208,6 +210,11 @@ def format_gui_report(report) -> str:
                      f"{entry['engine_defect']}")
     lines.append(f"missing images: {len(report.missing_images) or 'none'}")
     lines.extend(f"  {line}" for line in dict.fromkeys(report.missing_images))
+    if report.engine != "1.9":
+        lines.append(f"placeholder resource icons: {', '.join(report.placeholder_resources) or 'none'}")
+        lines.append(f"error windows for warnings: {len(report.warnings_shown) or 'none'}")
+        lines.extend(f"  round {entry['round']}, step {entry['step'] or '-'}: {entry['message']}"
+                     for entry in report.warnings_shown)
     lines.append(f"messages to players: {len(report.messages)}")
     lines.extend(format_message(entry) for entry in report.messages)
     return "\n".join(lines)

@@ -231,6 +231,12 @@ _ALL = (
     Code("TG401", ERROR, VALIDATION, "a territory of the game missing from polygons.txt, centers.txt or place.txt"),
     Code("TG402", ERROR, VALIDATION, "current: the map folder has no map.yml, or its `games:` list does not name the"
                                      " game's XML file"),
+    Code("TG403", ERROR, INPUT, "`engine gui --engine current`: the 2.x client showed its error window (it shows "
+                                "every warning it logs there; the text, with round and step)"),
+    Code("TG404", ERROR, INPUT, "`engine gui --engine current`: the 2.x client drew a grey placeholder box for a "
+                                "resource without `resources/<name>.png` (or `_large.png`)"),
+    Code("TG405", ERROR, INPUT, "`engine gui --engine current`: the 2.x client drew a unit as its labelled "
+                                "missing-unit square (no image in the map folder)"),
     Code("TG410", ERROR, VALIDATION, "1.9: a player without `color.<Player>` in map.properties, or a colour that is "
                                      "not 6 hex digits"),
     Code("TG411", ERROR, VALIDATION, "a flag image the client loads is missing (small and normal for every player, "
@@ -240,6 +246,12 @@ _ALL = (
                                        "applies a cap only to units of the listed types, so it does nothing there"),
     Code("TG420", WARNING, VALIDATION, "no image for a unit type a player can own (1.9: invisible; current: a "
                                        "labelled square)"),
+    Code("TG421", WARNING, VALIDATION, "current: no `resources/<name>.png` for a resource of the game (a grey "
+                                       "placeholder box with its first two letters in the status bar, Economy tab "
+                                       "and purchase panel; 1.9 reads no such icon)"),
+    Code("TG422", ERROR, VALIDATION, "no `resources/<name>_large.png` for a resource a production rule yields (1.9: "
+                                     "IllegalStateException \"Cant load\" in the purchase panel; a warning for "
+                                     "current: a placeholder box)", mixed=True),
     Code("TG430", WARNING, VALIDATION, "political action text missing from politicstext.properties"),
     Code("TG431", WARNING, VALIDATION, "user action text missing from actionstext.properties"),
     Code("TG450", ERROR, INPUT, "`assets:` names a player the game does not have (or takes unit images from one)"),

@@ -1,8 +1,11 @@
-"""`triplea-gen engine gui`: a game in the real TripleA 1.9 desktop client, as a player meets it.
+"""`triplea-gen engine gui`: a game in the real TripleA desktop client, as a player meets it.
 
-The harness (Harness.java, play mode with --screenshot) opens the client's game window under
-Xvfb with the map folder installed in a scratch user.home (triplea/downloadedMaps/<mapName>),
-lets the easy AI play every player for the requested rounds, and photographs the screen.
+For 1.9 the harness (Harness.java, play mode with --screenshot) opens the client's game window
+under Xvfb with the map folder installed in a scratch user.home (triplea/downloadedMaps/<mapName>),
+lets the easy AI play every player for the requested rounds, and photographs the screen. For the
+current engine (2.x) current/ClientGui.java does the same through the client's own launch
+action; 2.x shows every warning it logs in an error window, and draws placeholders for a unit
+without an image and a resource without an icon, which its image factories are asked about.
 Everything the client says goes to its log; an exception there, a "MISSING IMAGE" line, a
 client that dies or opens no window, or a screenshot that is not plausibly a map is a failure
 with the client's own words. Time is bounded: the harness stops itself at the time limit, and
@@ -18,8 +21,9 @@ from pathlib import Path
 
 from generator.core.diagnostics import EXIT_UNUSABLE, Diagnostic, DiagnosticError, Position, display_path
 from generator.engine import lifecycle
+from generator.engine.engines import Engine
 from generator.engine.harness import (_JVM_GRACE_SECONDS, _JVM_OPTIONS, HARNESS_CLASS, _error,
-                                      _require_engine, harness_classes, java_command, out_of_memory_error,
+                                      harness_classes, java_command, out_of_memory_error, resolve_engine,
                                       run_bounded, stage_for_engine, vet_for_engine)
 from generator.engine.screenshot import PictureVerdict, judge_screenshot
 
@@ -29,6 +33,8 @@ DEFAULT_GUI_TIMEOUT = 600.0
 _CLIENT_JVM_OPTIONS = tuple("-Djava.awt.headless=false" if option == "-Djava.awt.headless=true" else option
                             for option in _JVM_OPTIONS)
 _CONSOLE_LINES_KEPT = 40
+# The 2.x client's entry (generator/engine/current/ClientGui.java, in the harness package).
+CURRENT_CLIENT_CLASS = "tripleagen.harness.ClientGui"
 
 
 @dataclass
@@ -52,16 +58,34 @@ class GuiReport:
     picture: PictureVerdict | None  # None when no screenshot was taken
     console_tail: list[str] = field(default_factory=list)
     centred_on: str | None = None  # the territory the map was scrolled to before the screenshot
+    engine: str = "1.9"
+    # current: resource icons the client drew as its grey placeholder box ("resources/X.png")
+    placeholder_resources: list[str] = field(default_factory=list)
+    # current: what it logged at WARN, each shown to the player in its error window
+    warnings_shown: list[dict] = field(default_factory=list)
 
     def diagnostics(self) -> list[Diagnostic]:
         where = Position(display_path(self.path))
         found = [Diagnostic("TG313", f"the client {_when(entry)}: {entry['message']}{_engine_frame(entry)}", where,
                             "the desktop client breaks on this game; the message names what it lacks")
                  for entry in self.game_exceptions]
-        found += [Diagnostic("TG314", f"the client cannot draw a unit: {line}", where,
-                             "add the unit image the line names to the map folder's units/<player>/ "
-                             "(a mod: to its package)")
-                  for line in dict.fromkeys(self.missing_images)]
+        if self.engine == "1.9":
+            found += [Diagnostic("TG314", f"the client cannot draw a unit: {line}", where,
+                                 "add the unit image the line names to the map folder's units/<player>/ "
+                                 "(a mod: to its package)")
+                      for line in dict.fromkeys(self.missing_images)]
+        else:
+            found += [Diagnostic("TG405", f"the client drew a unit as its labelled missing-unit square: no {image}",
+                                 where, "add the image to the map folder (a mod: to its package)")
+                      for image in dict.fromkeys(self.missing_images)]
+        found += [Diagnostic("TG404", f"the client drew a grey placeholder box for a resource: no {icon}", where,
+                             "add the icon (20x20 pixels; _large: 48x48) to the map folder; `build` draws one "
+                             "for each resource a game adds")
+                  for icon in self.placeholder_resources]
+        found += [Diagnostic("TG403", f"the client showed its error window {_where(entry)}: {entry['message']}",
+                             where, "the client logs this as a warning and shows it to the player; the text "
+                             "names what it could not do")
+                  for entry in self.warnings_shown]
         if self.stopped_by == "no window":
             found.append(Diagnostic("TG315", "the desktop client opened no game window"
                                     + (f" (windows on screen: {', '.join(self.windows)})" if self.windows else ""),
@@ -105,7 +129,8 @@ class GuiReport:
             "stopped_by": self.stopped_by, "total_seconds": self.total_seconds,
             "exceptions": self.exceptions, "missing_images": self.missing_images, "messages": self.messages,
             "frame_title": self.frame_title, "windows": self.windows, "map_panel": self.map_panel,
-            "centred_on": self.centred_on,
+            "centred_on": self.centred_on, "engine": self.engine,
+            "placeholder_resources": self.placeholder_resources, "warnings_shown": self.warnings_shown,
             "screenshot": display_path(self.screenshot) if self.screenshot else None,
             "picture": None if self.picture is None else {
                 "plausible_map": self.picture.plausible_map, "summary": self.picture.summary()},
@@ -125,16 +150,20 @@ def _engine_frame(entry: dict) -> str:
 def _when(entry: dict) -> str:
     """Where in the game an exception came, in a player's words."""
     verb = "stopped on an exception" if entry["kind"] == "fatal" else f"logged an exception ({entry['kind']})"
+    return f"{verb} {_where(entry)}"
+
+
+def _where(entry: dict) -> str:
     if not entry["step"]:
-        return f"{verb} while opening the game"
-    return f"{verb} in round {entry['round']}, step {entry['step']}"
+        return "while opening the game"
+    return f"in round {entry['round']}, step {entry['step']}"
 
 
-def client_problem() -> str | None:
-    """Why the desktop client cannot be run here, or None."""
-    from generator.engine.install import engine_problem
+def client_problem(engine: str | None = None) -> str | None:
+    """Why the desktop client (of the engine named; None: 1.9) cannot be run here, or None."""
+    from generator.engine.engines import engine_problem_named
 
-    problem = engine_problem()
+    problem = engine_problem_named(engine)
     if problem:
         return problem
     if shutil.which("xvfb-run") is None:
@@ -143,15 +172,17 @@ def client_problem() -> str | None:
 
 
 def run_gui(game: Path, map_dir: Path, rounds: int = 1, screenshot: Path | None = None,
-            timeout: float = DEFAULT_GUI_TIMEOUT, seed: int | None = None, centre: str | None = None) -> GuiReport:
-    """Plays `rounds` rounds of game in the desktop client with map_dir as its map folder.
+            timeout: float = DEFAULT_GUI_TIMEOUT, seed: int | None = None, centre: str | None = None,
+            engine: Engine | str | None = None) -> GuiReport:
+    """Plays `rounds` rounds of game in the desktop client (of engine; None: 1.9) with map_dir as
+    its map folder.
 
     Raises (DiagnosticError) when it cannot start: no engine or display, a bad argument, a
     file the engine must not read (harness.vet_for_engine), a missing map folder, the engine refusing the game, a
     client that died without a report, or one stuck past the time limit."""
     game = Path(game)
     shown = display_path(game)
-    _require_engine()
+    engine = resolve_engine(engine)  # raises the located TG301 / TG090-TG092
     if shutil.which("xvfb-run") is None:
         raise DiagnosticError([Diagnostic("TG317", "xvfb-run not found: the desktop client needs a display",
                                           Position("triplea-gen"), "apt-get install xvfb")],
@@ -171,18 +202,21 @@ def run_gui(game: Path, map_dir: Path, rounds: int = 1, screenshot: Path | None 
         # copy the user asked for is written by the safe writer.
         shot = Path(home) / "screenshot.png"
         staged = stage_for_engine(game, home, vetted)  # the engine reads exactly the bytes vetted
-        arguments = ["play", str(staged), "--rounds", str(rounds), "--ai", "easy",
+        arguments = [str(staged), "--rounds", str(rounds), "--ai", "easy",
                      "--timeout", str(timeout), "--map-dir", str(map_dir.resolve()), "--screenshot", str(shot.resolve())]
         if seed is not None:
             arguments += ["--seed", str(seed)]
         if centre is not None:  # the territory the screenshot shows in its middle
             arguments += ["--centre", centre]
+        main = HARNESS_CLASS if engine.name == "1.9" else CURRENT_CLIENT_CLASS
+        arguments = ["play", *arguments] if engine.name == "1.9" else arguments
         command = ["xvfb-run", "--auto-servernum", "--server-args", f"-screen 0 {SCREEN}",
-                   *java_command(harness_classes(), HARNESS_CLASS, arguments, home, options=_CLIENT_JVM_OPTIONS)]
+                   *java_command(harness_classes(engine), main, arguments, home, options=_CLIENT_JVM_OPTIONS,
+                                 engine=engine)]
         try:
             # The engine reads game_engine.properties from its working directory; HOME keeps
             # X and font caches out of the user's own, TMPDIR puts xvfb-run's auth file there too.
-            finished = run_bounded(command, cwd=_require_engine().parent, timeout=timeout + _JVM_GRACE_SECONDS,
+            finished = run_bounded(command, cwd=engine.working_dir, timeout=timeout + _JVM_GRACE_SECONDS,
                                    env={**os.environ, "HOME": home, "TMPDIR": home})
         except subprocess.TimeoutExpired:
             raise DiagnosticError([Diagnostic(
@@ -210,7 +244,9 @@ def run_gui(game: Path, map_dir: Path, rounds: int = 1, screenshot: Path | None 
             missing_images=report["missing_images"], messages=report["messages"],
             frame_title=client.get("frame_title"), windows=client.get("windows", []), screenshot=shot,
             map_panel=client.get("map_panel"), picture=picture, console_tail=console,
-            centred_on=client.get("centred_on"))
+            centred_on=client.get("centred_on"), engine=engine.name,
+            placeholder_resources=report.get("placeholder_resources", []),
+            warnings_shown=report.get("warnings_shown", []))
 
 
 def _read_report(stdout: bytes, status: int, console: list[str], shown: str) -> dict:

@@ -4,7 +4,9 @@ game, and import then build gives the document back (issue 16).
 
 The engines' verdicts: corpus/xml2/MANIFEST.tsv for its 30 published maps (both engines, measured
 when the corpus was made); for corpus/xml and the Global 1940 games the table below, from
-`triplea-gen engine check` (1.9) and the current engine's own tests, which parse those files."""
+`triplea-gen engine check` (1.9) and the current engine's own tests, which parse those files.
+Where a TripleA 2.x install is found (TRIPLEA_CURRENT_HOME), the current engine's verdicts are
+also checked against its real parser (`engine check --engine current`), file by file."""
 from __future__ import annotations
 
 import csv
@@ -14,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from canonical import first_difference, import_and_build
-from conftest import CORPUS_DIR, GLOBAL_GAMES_DIR, SHARED, SHARED_MISSING, requires_engine
+from conftest import CORPUS_DIR, GLOBAL_GAMES_DIR, SHARED, SHARED_MISSING, requires_current_engine, requires_engine
 from generator.check.validate import validate_file
 
 XML2_DIR = SHARED / "corpus" / "xml2"
@@ -73,6 +75,25 @@ def test_the_manifest_covers_every_file_of_xml2():
     if not XML2_DIR.is_dir():
         pytest.skip(SHARED_MISSING)
     assert sorted(_manifest()) == sorted(p.name for p in XML2_DIR.glob("*.xml"))
+
+
+@pytest.mark.engine_current
+@requires_current_engine
+def test_the_real_current_parser_gives_each_current_verdict():
+    """The current engine's verdict of every file (table and manifest), and so validate's, is the
+    real 2.x parser's: the game selector's parse and validation, one JVM for every file."""
+    from generator.engine.harness import check_games
+
+    cases = [param.values for param in verdicts() if param.values[0] is not None]
+    if not cases:
+        pytest.skip(SHARED_MISSING)
+    results = check_games([path for path, _, _ in cases], engine="current")
+    disagreements = [f"{path.parent.name}/{path.name}: table {verdict}, 2.x {'OK' if result.ok else 'FAIL'}"
+                     f"{'' if result.ok else ' (' + result.error[:160] + ')'}"
+                     for (path, _, verdict), result in zip(cases, results) if (verdict == "OK") != result.ok]
+    assert disagreements == []
+    refused = {path.name for (path, _, _), result in zip(cases, results) if not result.ok}
+    assert set(CURRENT_REFUSES) <= refused  # the test-only classes: the real parser names them too
 
 
 @requires_engine

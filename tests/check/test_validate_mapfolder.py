@@ -252,6 +252,52 @@ def test_new_unit_bought_by_a_player_without_image(game: Path, folder: Path, roo
         "no units/Reds/elite_infantry.png"]
 
 
+# ---------------------------------------------------------------- resources
+
+
+def with_resource(text: str, name: str) -> str:
+    return replaced(text, '<resource name="techTokens"/>', f'<resource name="techTokens"/>\n    <resource name="{name}"/>')
+
+
+def test_resource_without_icon_is_a_placeholder_in_current_and_nothing_in_1_9(game: Path, folder: Path, root: Path):
+    # PUs and techTokens have icons in every 2.x install's assets; a game's own resource has none
+    game.write_text(with_resource(game.read_text(encoding="utf-8"), "RGT"), encoding="utf-8")
+    line = xml_line(game, '<resource name="RGT"/>')
+    assert map_findings(game, folder, "current") == [
+        f"{game}:{line}:1: warning[TG421]: resource 'RGT' has no resources/RGT.png; current: a grey placeholder box "
+        "(20x20, light grey with a dark border and the first two letters of the name) stands for the resource in "
+        "the status bar, the Economy tab and the purchase panel\n"
+        f"  hint: add {root / 'resources' / 'RGT.png'} (20x20 pixels; `build` draws one for a resource the game adds)"]
+    assert map_findings(game, folder, "1.9") == []  # 1.9 shows resources as text
+    (root / "resources").mkdir()
+    (root / "resources" / "RGT.png").write_bytes(b"\x89PNG")
+    assert map_findings(game, folder, "current") == []
+
+
+def test_victory_points_show_no_icon(game: Path, folder: Path, root: Path):
+    game.write_text(with_resource(game.read_text(encoding="utf-8"), "VPs"), encoding="utf-8")
+    assert map_findings(game, folder, "current") == []
+
+
+def test_a_resource_players_buy_needs_its_large_icon(game: Path, folder: Path, root: Path):
+    text = with_resource(game.read_text(encoding="utf-8"), "Grain")
+    text = replaced(text, '      <result resourceOrUnit="fighter" quantity="1"/>',
+                    '      <result resourceOrUnit="fighter" quantity="1"/>\n'
+                    '      <result resourceOrUnit="Grain" quantity="1"/>')
+    game.write_text(text, encoding="utf-8")
+    (root / "resources").mkdir()
+    (root / "resources" / "Grain.png").write_bytes(b"\x89PNG")
+    result = xml_line(game, '<result resourceOrUnit="Grain"')
+    assert map_findings(game, folder, "1.9") == [
+        f"{game}:{result}:1: error[TG422]: resource 'Grain' has no resources/Grain_large.png; 1.9: "
+        "IllegalStateException \"Cant load: Grain_large looking in: resources/Grain_large.png\" when the purchase "
+        "panel shows the rule (its rule panel is not built)\n"
+        f"  hint: add {root / 'resources' / 'Grain_large.png'} (48x48 pixels; `build` draws one for a resource the "
+        "game adds)"]
+    (current,) = map_findings(game, folder, "current")
+    assert ": warning[TG422]: " in current and "48x48" in current
+
+
 # ---------------------------------------------------------------- texts
 
 

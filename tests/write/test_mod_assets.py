@@ -286,6 +286,13 @@ def test_properties_reader_knows_continuations_comments_and_separators():
     assert read_properties(data) == {"key1": "one two", "key2": "three", "key3": "four", "#notcomment": "5"}
 
 
+def test_s004_tokens_get_resource_icons_and_the_base_resources_none(s004):
+    # the 2.x client drew grey placeholder boxes for MarineToken and ParatroopToken (issue 26)
+    icons = sorted(p.name for p in (s004 / "resources").glob("*.png"))
+    assert icons == ["MarineToken.png", "ParatroopToken.png"]  # PUs, techTokens, SuicideAttackTokens: engine assets
+    assert all(Image.open(s004 / "resources" / name).size == (20, 20) for name in icons)
+
+
 def test_base_images_are_never_shipped_again(s004):
     shipped = {p.relative_to(s004).as_posix() for p in s004.rglob("*.png")}
     assert shipped and not any((BASE / rel).exists() for rel in shipped)

@@ -22,6 +22,7 @@ class ClientRule:
     consequence: str
     source: str
     candidates: tuple[str, ...] = ()
+    bundled: frozenset[str] = frozenset()  # engine-assets paths every install has
 
     def paths(self, **names: str) -> list[tuple[bool, str]]:
         """The candidate paths with the names filled in, each as (in_engine_assets, path)."""
@@ -70,7 +71,8 @@ def load_client_catalog() -> dict[str, ClientEntry]:
             if spec["severity"] not in SEVERITIES:
                 raise ValueError(f"client.yaml: {entry_id}/{engine}: unknown severity {spec['severity']!r}")
             rules[engine] = ClientRule(spec["severity"], " ".join(str(spec["consequence"]).split()),
-                                       " ".join(str(spec["source"]).split()), tuple(spec.get("candidates", ())))
+                                       " ".join(str(spec["source"]).split()), tuple(spec.get("candidates", ())),
+                                       frozenset(spec.get("bundled", ())))
         entries[entry_id] = ClientEntry(entry_id, str(raw["what"]), " ".join(str(raw["needed_for"]).split()),
                                         tuple(raw.get("key_suffixes", ())), rules)
     return entries

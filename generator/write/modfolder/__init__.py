@@ -3,6 +3,7 @@
     <map>/map.yml                     the game listed beside every game already there
     <map>/[map/]map.properties        color.<Player> for each new player
     <map>/[map/]flags/, units/        flags and unit images for new players and unit types
+    <map>/[map/]resources/            icons of the resources the game adds (generated maps too)
     <map>/[map/]*text.properties ...  notifications, political and user action texts, objectives
 
 Merging: what is in the output folder (else the base map folder) keeps every byte; entries it
@@ -18,6 +19,7 @@ from generator.check.mapfolder import game_needs
 from generator.write.modfolder.assetspec import AssetSpec
 from generator.write.modfolder.basefolder import BaseFolder
 from generator.write.modfolder.listing import merge_listing
+from generator.write.modfolder.resources import resource_icon_files
 from generator.read.propfile import merge_properties, properties_before
 from generator.write.modfolder.texts import TEXT_FILES, text_entries
 
@@ -77,6 +79,13 @@ def map_folder_additions(compiled, files: dict[str, bytes], outdir: str | Path |
         merged = merge_properties(properties, assets.colours, xml_name)
         if merged is not None:
             additions[content + "map.properties"] = merged
+    def present(relpath: str) -> bool:
+        """Whether the map folder has the file: being written, in the output folder, in the base map."""
+        return (content + relpath in files or output.read(content + relpath) is not None
+                or (base is not None and not generated and base.exists(relpath)))
+
+    additions.update({content + rel: data for rel, data in resource_icon_files(compiled.tree.getroot(),
+                                                                                present).items()})
     base_objectives = base.read(TEXT_FILES["objectives"]) if base is not None else None
     for file_name, entries in text_entries(game, compiled.spec.rules, look, base_objectives).items():
         merged = merge_properties(None if generated else start(file_name), entries, xml_name)
