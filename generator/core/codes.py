@@ -162,6 +162,8 @@ _ALL = (
     Code("TG161", WARNING, VALIDATION, "condition reads a game property the file does not declare"),
     Code("TG170", WARNING, VALIDATION, "notification or victory key missing from notifications.properties (with "
                                        "`--map-dir` or a build's map folder)"),
+    Code("TG176", WARNING, VALIDATION, "a victory trigger that never fires: without `when` the game lacks `Triggered "
+                                       "Victory: true`, with `when` it lacks `Use Triggers: true`"),
     Code("TG180", WARNING, VALIDATION, "game property value of the wrong kind (1.9: boolean without `<boolean/>`)"),
     Code("TG181", WARNING, VALIDATION, "game property unknown to the target engine"),
     Code("TG182", ERROR, VALIDATION, "1.9: editable property without exactly one type marker"),
