@@ -269,6 +269,7 @@ def test_spec(spec_path: Path, only: str | None = None, controls: bool = True, p
             if progress:
                 progress(f"scenario {scenario.id}")
             run = play_variant(scenario, variants[scenario.id], game_name, own, map_dir)
+            run.script_notes[:0] = variants[scenario.id].notes
             control, differences = None, None
             if controls and scenario.control:
                 if progress:

@@ -201,6 +201,59 @@ scenarios:
     assert relationships == [("Italians", "Russians", "War")]
 
 
+def _units_in(xml: bytes, territory: str) -> dict[str, int]:
+    found: dict[str, int] = {}
+    for e in etree.fromstring(xml).iterfind("initialize/unitInitialize/unitPlacement"):
+        if e.get("territory") == territory:
+            key = f"{e.get('owner')}:{e.get('unitType')}"
+            found[key] = found.get(key, 0) + int(e.get("quantity"))
+    return found
+
+
+def test_given_owners_notes_the_old_owners_units_and_clear_takes_them_out(tmp_path):
+    spec = write_spec(tmp_path, """\
+scenarios:
+  - id: given
+    rule: PAY
+    given:
+      owners:
+        Kiev: Germans
+        Minsk: {owner: Germans, clear: true}
+        Smolensk: {owner: Germans, clear: true}
+      units: [{territory: Smolensk, owner: Germans, add: {armour: 1}}]
+    expect: [{no_exception: true}]
+""")
+    xml = build_xml(spec)
+    (scenario,) = load_scenarios(spec).scenarios
+    variant = apply_given(xml, scenario.given, Collector())
+    assert variant.notes == [
+        "given owners: Kiev is Germans's, but Russians's units stay in it (1 armour, 3 infantry); to take them "
+        "out write Kiev: {owner: Germans, clear: true}"]
+    assert _units_in(variant.xml, "Kiev") == {"Russians:infantry": 3, "Russians:armour": 1}
+    assert _units_in(variant.xml, "Minsk") == {}
+    assert _units_in(variant.xml, "Smolensk") == {"Germans:armour": 1}  # cleared first, then the given units
+
+
+def test_a_bad_owner_entry_is_located(tmp_path):
+    spec = write_spec(tmp_path, """\
+scenarios:
+  - id: given
+    rule: PAY
+    given:
+      owners:
+        Minsk: {owner: Germans, clear: yes please}
+        Kiev: {clear: true}
+        Smolensk: {owner: Germans, clean: true}
+    expect: [{no_exception: true}]
+""")
+    with pytest.raises(DiagnosticError) as raised:
+        load_scenarios(spec)
+    assert [(d.code, d.position.line, d.message) for d in raised.value.diagnostics] == [
+        ("TG201", 16, "clear of Minsk must be true or false, not 'yes please'"),
+        ("TG201", 17, "the owner of Kiev is missing"),
+        ("TG200", 18, "unknown key 'clean' in owner of Smolensk")]
+
+
 # A rule that makes a player, and that player's colour (a spec's rules, any more rules, then these assets).
 POLAND = """\
 rules:
