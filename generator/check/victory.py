@@ -43,7 +43,8 @@ class VictoryChecks:
                 why = (f"victory trigger '{trigger}' never fires: without `when` a victory is tested at the end "
                        f"of each round, and only in a game with the property '{TRIGGERED_VICTORY}' set to true")
             self.warning("TG176", why, option,
-                         f"set the game property: {needed}: true (the `victory` rule macro sets what it needs)")
+                         f"switch the property on (a mod: change: {{properties: {{{needed}: true}}}}), or write the "
+                         "rule with the `victory` macro, which does")
 
 
 def _switched_on(property_list) -> set[str]:

@@ -493,7 +493,8 @@ def test_exact_message_for_a_victory_that_never_fires():
         f"game.xml:{line}:1: warning[TG176]: victory trigger "
         "'triggerAttachmentRedsArtillery' never fires: without `when` a victory is tested at the end of each round, "
         "and only in a game with the property 'Triggered Victory' set to true\n"
-        "  hint: set the game property: Triggered Victory: true (the `victory` rule macro sets what it needs)")
+        "  hint: switch the property on (a mod: change: {properties: {Triggered Victory: true}}), or write the rule "
+        "with the `victory` macro, which does")
     declared = replaced(text, '<property name="mapName"', '<property name="Triggered Victory" value="true" '
                         'editable="false"><boolean/></property>\n    <property name="mapName"')
     assert validate_text(declared) == []
