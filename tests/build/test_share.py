@@ -324,6 +324,23 @@ def test_new_mod_scaffold_builds(tmp_path, monkeypatch):
     assert (tmp_path / "out" / "world_war_ii_global" / "map" / "games" / "house_rules.xml").is_file()
 
 
+@needs_shared
+def test_new_mod_scaffold_shows_a_rule_with_its_own_change(tmp_path, monkeypatch, capsys):
+    """Issue 27.4: a rule's own change: is how most house rules are enforced; the scaffold shows one."""
+    monkeypatch.setenv("TRIPLEA_MAPS", str(SHARED / "maps"))
+    assert main(["new", "House Rules", "--base", "world_war_ii_global/ww2global40_2nd_edition.xml",
+                 "-d", str(tmp_path)]) == 0
+    spec = tmp_path / "house_rules.yaml"
+    text = spec.read_text(encoding="utf-8")
+    assert "#  - id: R02" in text and "#    change:" in text
+    head, _, example = text.partition("#  - id: R02")
+    spec.write_text(head + ("#  - id: R02" + example).replace("#  ", "  "), encoding="utf-8")  # taken in
+    capsys.readouterr()
+    assert main(["report", str(spec)]) == 0
+    out = capsys.readouterr().out
+    assert "R02" in out and "2 rules: 1 enforced, 0 partial, 1 notes only" in out
+
+
 # --- progress -----------------------------------------------------------------------------------------------
 
 class _Terminal:
