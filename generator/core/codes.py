@@ -190,6 +190,8 @@ _ALL = (
                                 "game built without it differs, listed in game terms)"),
     Code("TG220", WARNING, INPUT, "a rule of `status: notes` whose own `change:`/`add:`/`remove:` or macro changes "
                                   "the game: the engine enforces it while the notes say it is kept by honour (warning)"),
+    Code("TG221", ERROR, INPUT, "`prices:` of a player that has no production frontier, or whose frontier has no "
+                                "single rule buying one of the unit"),
     Code("TG301", ERROR, INPUT, "the real engine: not installed, or no Java to run it"),
     Code("TG302", ERROR, INPUT, "the real engine: its harness did not compile"),
     Code("TG303", ERROR, INPUT, "the real engine: its harness stopped without a report (crashed)"),

@@ -20,6 +20,7 @@ from generator.core.diagnostics import Collector, Position, closest
 from generator.read.yamlio import LocatedDict
 from generator.spec import declared as d
 from generator.spec.overlay_edit import place_entries, remove_entries, replace_entries
+from generator.spec.overlay_prices import set_player_prices
 from generator.spec.overlay_setup import SetupChanges, apply_renames
 from generator.spec.fullgame import read_game
 from generator.spec.reader import SpecReader
@@ -291,6 +292,8 @@ class _Overlay:
         target = players[player]
         if "frontier" in fields:
             self._set_frontier(player, fields["frontier"] or "", pos)
+        if "prices" in fields:  # after frontier: the prices go into the frontier the player ends up with
+            set_player_prices(self.r, self.game, player, fields["prices"], body.position_of("prices"), self.known)
         for key, attr in (("optional", "optional"), ("canBeDisabled", "can_be_disabled"),
                           ("defaultType", "default_type"), ("isHidden", "is_hidden")):
             if key in fields:
