@@ -22,6 +22,7 @@ from generator.core.diagnostics import (
 )
 from generator.read.yamlio import LocatedList, load_yaml_file
 from generator.scenarios.check import Outcome, evaluate
+from generator.scenarios.results import digest, mark_stale, merged, scenario_digests, stamped
 from generator.scenarios.spec import Scenario, read_scenarios
 from generator.scenarios.variant import GameNames, Variant, apply_given, check_names, given_within
 
@@ -60,6 +61,7 @@ class ScenarioResult:
     # control: same-game: how the game built without the rule differs from the built game, in game
     # terms (none: the rule restates the game), or why it could not be built
     differences: list[str] | None = None
+    game_digest: str = ""  # the built game XML it ran on (the results file marks each result with it)
 
     @property
     def backed(self) -> bool:
@@ -277,7 +279,7 @@ def test_spec(spec_path: Path, only: str | None = None, controls: bool = True, p
                 control = _control(spec_path, scenario, game_name, own, map_dir)
             if controls and scenario.same_game:
                 differences = _differences_without(spec_path, scenario, compiled.game)
-            return ScenarioResult(scenario, run, control, differences)
+            return ScenarioResult(scenario, run, control, differences, digest(compiled.xml_bytes))
 
         if jobs <= 1 or len(scenarios) <= 1:
             return [play(index, scenario) for index, scenario in enumerate(scenarios)]
@@ -357,16 +359,16 @@ def write_results(spec_path: Path, outdir: Path, results: list[ScenarioResult], 
     target.parent.mkdir(parents=True, exist_ok=True)
     document = {"version": RESULTS_VERSION, "spec": display_path(spec_path), "spec_digest": spec_digest(spec_path),
                 "complete": complete, "seconds": round(seconds, 1), "scenarios": [r.as_json() for r in results]}
+    document["scenarios"] = stamped(document["scenarios"], document["spec_digest"],
+                                    results[0].game_digest if results else "", scenario_digests(spec_path))
     if not complete and target.exists():
-        # one scenario run: keep the others' earlier results
+        # one scenario run: keep the others' earlier results, each marked with what it ran on
         try:
             earlier = json.loads(target.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             earlier = {}
-        if earlier.get("spec_digest") == document["spec_digest"]:
-            ran = {r.scenario.id for r in results}
-            document["scenarios"] = [s for s in earlier.get("scenarios", []) if s.get("id") not in ran] + \
-                document["scenarios"]
+        if isinstance(earlier, dict) and earlier.get("version") == RESULTS_VERSION:
+            document["scenarios"] = merged(earlier, document["scenarios"])
     temporary = target.with_suffix(".json.tmp")
     temporary.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     temporary.replace(target)
@@ -382,7 +384,7 @@ def read_results(spec_path: Path, results_file: Path) -> dict | None:
         return None
     if not isinstance(document, dict) or document.get("version") != RESULTS_VERSION:
         return None
-    document["stale"] = document.get("spec_digest") != spec_digest(spec_path)
+    mark_stale(document, spec_path, spec_digest(spec_path))
     return document
 
 
@@ -395,7 +397,7 @@ def rule_backing(loaded: LoadedScenarios, results: dict | None) -> dict[str, str
             "passes (no control)", "scenario fails", "not run", "stale"]
     for scenario in loaded.scenarios:
         result = by_id.get(scenario.id)
-        if results and results.get("stale"):
+        if result is not None and result.get("stale", (results or {}).get("stale")):
             verdict = "stale"
         elif result is None:
             verdict = "not run"

@@ -313,6 +313,55 @@ def test_report_shows_which_rules_a_scenario_backs(tmp_path, capsys):
     assert results_path(spec, tmp_path).name == "pact.json"
 
 
+TWO_SCENARIOS = """\
+scenarios:
+  - id: pays
+    rule: PAY
+    control: false
+    given: {round: 1, step: italiansPolitics, relationships: [[Italians, Russians, War]]}
+    expect: [{fired: triggerAttachment_PAY}]
+  - id: earns
+    rule: OBJ
+    control: false
+    text: Italy earns 5.
+    expect: [{no_exception: true}]
+"""
+
+
+def test_a_single_scenario_run_keeps_the_other_results_each_marked_with_what_it_ran_on(tmp_path, capsys):
+    """Issue 27.12: `test --scenario X` after an edit of the spec dropped every other result, so report
+    showed them as not run. Now they are kept; a result is stale only when its game or its scenario changed."""
+    from generator.scenarios.results import current_game_digest
+    from generator.scenarios.run import Run, ScenarioResult, results_path, write_results
+
+    spec = write_spec(tmp_path, TWO_SCENARIOS)
+
+    def run_one(ident: str) -> None:  # what `test SPEC --scenario ident` writes, without the engine
+        (scenario,) = [s for s in load_scenarios(spec).scenarios if s.id == ident]
+        result = ScenarioResult(scenario, Run([], 1.0, "until step"), None, None, current_game_digest(spec))
+        write_results(spec, tmp_path / "out", [result], 1.0, complete=False)
+
+    def report() -> str:
+        capsys.readouterr()
+        assert main(["report", str(spec), "--results", str(results_path(spec, tmp_path / "out"))]) == 0
+        return capsys.readouterr().out
+
+    run_one("pays")
+    spec.write_text(spec.read_text(encoding="utf-8").replace("Italy earns 5.", "Italy earns five."), encoding="utf-8")
+    run_one("earns")  # the spec changed since "pays" ran, but neither its game nor its scenario did
+    out = report()
+    assert "PAY   enforced  passes (no control)" in out and "OBJ   enforced  passes (no control)" in out
+    saved = json.loads(results_path(spec, tmp_path / "out").read_text(encoding="utf-8"))
+    assert [(s["id"], bool(s["game_digest"]), s["spec_digest"] != saved["spec_digest"]) for s in saved["scenarios"]] \
+        == [("pays", True, True), ("earns", True, False)]
+    spec.write_text(spec.read_text(encoding="utf-8").replace("amount: 9", "amount: 8"), encoding="utf-8")
+    out = report()  # another game: both results ran on the old one
+    assert "PAY   enforced  stale" in out and "OBJ   enforced  stale" in out
+    run_one("earns")
+    out = report()
+    assert "PAY   enforced  stale" in out and "OBJ   enforced  passes (no control)" in out
+
+
 # --- in the real engine --------------------------------------------------------------------------------------------
 
 @requires_engine
