@@ -72,8 +72,6 @@ def _own_frontier(r: SpecReader, production: m.Production, current: m.PlayerFron
 def _rule_buying(r: SpecReader, production: m.Production, frontier: m.Frontier, unit: str, player: str,
                  pos: Position) -> m.ProductionRule | None:
     """The frontier's rule a price replaces: the one buying exactly one such unit (buy<Unit> when several)."""
-    from generator.spec.overlay import rules_priced_by_cost
-
     in_frontier = [rule for rule in production.rules if rule.name in frontier.rules]
     chosen, buying = rules_priced_by_cost(in_frontier, unit)
     if len(chosen) == 1:
@@ -101,3 +99,15 @@ def _own_rule(production: m.Production, frontier: m.Frontier, rule: m.Production
         production.rules.insert(production.rules.index(rule) + 1, own)
     frontier.rules[frontier.rules.index(rule.name)] = name
     return own
+
+
+def rules_priced_by_cost(rules: list[m.ProductionRule], unit: str):
+    """(the rules `change: units: {UNIT: {cost: N}}` sets, every rule that buys exactly one UNIT)."""
+    buying = [rule for rule in rules if [(a.item, a.quantity) for a in rule.results] == [(unit, "1")]]
+    # Tech variants such as buyCruiserShipyards keep their own, cheaper price: only the plain rule changes.
+    plain = [rule for rule in buying if _normalised(rule.name) == _normalised("buy" + unit)]
+    return plain or (buying if len(buying) == 1 else []), buying
+
+
+def _normalised(name: str) -> str:
+    return name.replace("_", "").lower()
