@@ -296,3 +296,30 @@ def test_the_victory_macro_ends_the_game_in_the_engine(tmp_path: Path, capsys):
     out = capsys.readouterr().out
     assert "ok   history" in out and "Players: Blues and Greens have just won the game" in out
     assert "FAIL history" in out and "=> backed" in out
+
+
+@pytest.mark.engine
+@requires_engine
+def test_a_victory_at_a_step_ends_the_game_there(tmp_path: Path, capsys):
+    """With `when` the trigger fires at that step (Use Triggers, which the macro sets), not at the round's end."""
+    spec = tmp_path / "step_victory.yaml"
+    spec.write_text(f"""\
+mod: {{name: Step victory, base: {GOLDEN / 'base.yaml'}, engine: "1.9"}}
+rules:
+  - id: V
+    text: Russia wins when it holds Warsaw and Kiev after its own turn.
+    use: victory
+    with: {{winners: [Russians], territories: [Warsaw, Kiev], when: [after:russiansEndTurn]}}
+scenarios:
+  - id: russia-wins-after-its-turn
+    rule: V
+    given: {{round: 1, step: russiansEndTurn}}
+    play: {{rounds: 1}}
+    expect:
+      - history: "Players: Russians have just won the game"
+      - no_history: Italians collect
+""", encoding="utf-8")
+    assert main(["test", str(spec), "-o", str(tmp_path / "out"), "--jobs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "round 1, step russiansEndTurn: Players: Russians have just won the game" in out
+    assert "=> backed" in out
