@@ -226,7 +226,7 @@ def _diff_attachments(d: _Diff, old: list[m.Attachment], new: list[m.Attachment]
     for was, attachment in matching.in_new_order:
         section = _section_of(attachment)
         if was is None:
-            d.add(section, "added", f"new {_describe(attachment)}")
+            d.add(section, "added", f"new {_describe(attachment)}" + _stats(attachment))
             continue
         old_values, new_values = _option_values(was), _option_values(attachment)
         for option in list(new_values) + [o for o in old_values if o not in new_values]:
@@ -236,6 +236,14 @@ def _diff_attachments(d: _Diff, old: list[m.Attachment], new: list[m.Attachment]
             d.add(section, "changed", _option_change(attachment, option, a, b))
     for attachment in matching.removed:
         d.add(_section_of(attachment), "removed", f"{_describe(attachment)} removed")
+
+
+def _stats(attachment: m.Attachment) -> str:
+    """A new unit's or territory's values, which are what a reader wants to know about it."""
+    if attachment.class_name not in ("UnitAttachment", "TerritoryAttachment") or not attachment.options:
+        return ""
+    return ": " + ", ".join(f"{name} {_show(values if len(values) > 1 else values[0])}"
+                            for name, values in _option_values(attachment).items())
 
 
 def _section_of(attachment: m.Attachment) -> str:

@@ -119,21 +119,17 @@ def _entry_writer(archive: zipfile.ZipFile, info: zipfile.ZipInfo, archive_path:
     return write
 
 
-def instructions(game_name: str, map_folder: str, xml_name: str, base: str | None) -> str:
+def install_steps(game_name: str, map_folder: str, xml_name: str, base: str | None) -> list[str]:
+    """How a player installs and starts the game, step by step (the package's README and the forum post)."""
+    folder = "TripleA's downloadedMaps folder (usually triplea/downloadedMaps in your home folder)"
     if base:
-        where = (f"This is a mod of {base}. Install the map '{map_folder}' in TripleA first (Download Maps), then "
-                 f"unzip this file into TripleA's downloadedMaps folder (on most systems ~/triplea/downloadedMaps), "
-                 f"over the map's folder '{map_folder}'. It deletes nothing: it adds games/{xml_name}, its notes and "
-                 f"the images of the mod's new players and units, and brings map.yml, map.properties and the text "
-                 f"files (notifications, politics, actions, objectives) with every entry the map's own files have "
-                 f"plus this game's.\n"
-                 f"If other mods were added to this map folder since it was downloaded, unzipping would replace "
-                 f"their entries in those merged files; build this mod into the map folder instead "
-                 f"(triplea-gen build SPEC -o ~/triplea/downloadedMaps), which merges with what is there.")
-    else:
-        where = ("Unzip this file into TripleA's downloadedMaps folder (on most systems ~/triplea/downloadedMaps); "
-                 f"it creates the folder '{map_folder}'.")
-    return f"{game_name}\n\n{where}\nThen start TripleA and choose '{game_name}' in the game list.\n"
+        return [f"In TripleA, install the map '{map_folder}' if you do not have it yet (Download Maps).",
+                f"Unzip this file into {folder}: its folder '{map_folder}' goes over the map's folder of that name. "
+                f"It deletes nothing: it adds the game {xml_name} with its notes (and the images of any new players "
+                f"and units), and brings the map's map.yml and text files with this game's entries added.",
+                f"Start TripleA, choose a local (or network) game, open the game list and pick '{game_name}'."]
+    return [f"Unzip this file into {folder}; it creates the folder '{map_folder}'.",
+            f"Start TripleA, choose a local (or network) game, open the game list and pick '{game_name}'."]
 
 
 # A word joiner (U+2060, zero width, no line break) put after every '[' of a spec's text: a BBCode tag
@@ -152,8 +148,23 @@ def bbcode_text(text: str) -> str:
     return escaped(" ".join(text.split())).replace("[", _INERT_BRACKET)
 
 
-def forum_post(name: str, version: str | None, summary: str, rules, changes: list[str]) -> tuple[str, str]:
-    """The same post as Markdown and as BBCode (the TripleA forum takes either)."""
+def instructions(game_name: str, map_folder: str, xml_name: str, base: str | None) -> str:
+    """The README inside the package: for players, who install and play it (not for its modder)."""
+    steps = install_steps(game_name, map_folder, xml_name, base)
+    lines = [game_name, "", "To install and play:"] + [f"{n}. {step}" for n, step in enumerate(steps, 1)]
+    lines += ["", "The house rules are in the game notes (the Game Notes of the game list, and of the Help menu "
+                  "during play); rules the game cannot enforce are marked there, to be kept by the players."]
+    if base:
+        lines += ["", f"If you added other mods to the map folder '{map_folder}' since you downloaded the map, "
+                      "unzipping this file replaces their lines in map.yml and the text files, and their games leave "
+                      "the game list: keep a copy of the folder first, or install this mod in a fresh copy of the map."]
+    return "\n".join(lines) + "\n"
+
+
+def forum_post(name: str, version: str | None, summary: str, rules, changes: list[str], *,
+               install: list[str] = (), units=()) -> tuple[str, str]:
+    """The same post as Markdown and as BBCode (the TripleA forum takes either). install: the steps
+    of install_steps; units: unittable.UnitRow for the new and changed unit types."""
     from generator.build.diff import markdown_text
 
     # A spec's names and texts are shown, never read as markup; a line break would end a list item.
@@ -166,15 +177,38 @@ def forum_post(name: str, version: str | None, summary: str, rules, changes: lis
     labels = {"enforced": "enforced", "partial": "partly enforced", "notes": "notes only"}
     md = [f"# {md_text(title)}", "", md_text(summary), ""]
     bb = [f"[size=150][b]{escaped(title)}[/b][/size]", "", escaped(summary), ""]
+    # first-hour-b insertion point: the install steps (they name the game and the map: user text, escaped)
+    if install:
+        md += ["## Install", ""] + [f"{n}. {md_text(step)}" for n, step in enumerate(install, 1)] + [""]
+        bb += ["[b]Install[/b]", "[list=1]"] + [f"[*]{escaped(step)}" for step in install] + ["[/list]", ""]
     if rules:
         md += ["## Rules", ""] + [f"- **{md_text(r.id)}** {md_text(r.text)} _({labels[r.status]})_"
                                   for r in rules] + [""]
         bb += ["[b]Rules[/b]", "[list]"] + [f"[*][b]{escaped(r.id)}[/b] {escaped(r.text)} [i]({labels[r.status]})[/i]"
                                             for r in rules] + ["[/list]", ""]
+    # first-hour-b insertion point: the units table (unit names and option values: user text, escaped)
+    if units:
+        md += ["## New and changed units", "", "| Unit | Status | Cost | Attack | Defense | Movement | Also |",
+               "| --- | --- | --- | --- | --- | --- | --- |"]
+        md += ["| " + " | ".join(md_text(cell) or "-" for cell in _unit_cells(row)) + " |" for row in units] + [""]
+        bb += ["[b]New and changed units[/b]", "[list]"]
+        bb += [f"[*][b]{escaped(row.name)}[/b] ({row.status}): " + escaped(", ".join(_unit_summary(row)))
+               for row in units] + ["[/list]", ""]
     if changes:
         md += ["## Changes since the previous version", ""] + [f"- {md_text(c)}" for c in changes] + [""]
         bb += ["[b]Changes since the previous version[/b]", "[list]"] + [f"[*]{escaped(c)}" for c in changes] + ["[/list]", ""]
     return "\n".join(md), "\n".join(bb)
+
+
+def _unit_cells(row) -> list[str]:
+    return [row.name, row.status, row.cost, row.stats["attack"], row.stats["defense"], row.stats["movement"],
+            "; ".join(row.changes)]
+
+
+def _unit_summary(row) -> list[str]:
+    shown = [f"cost {row.cost}"] if row.cost else []
+    shown += [f"{name} {value}" for name, value in row.stats.items() if value]
+    return shown + row.changes
 
 
 def package_spec(spec: str, outdir: str, previous: str | None = None) -> list[Path]:
@@ -184,6 +218,7 @@ def package_spec(spec: str, outdir: str, previous: str | None = None) -> list[Pa
     from generator.build.diff import diff_games, load_game_any
     from generator.write.notes import status_counts
     from generator.build.pipeline import compile_spec
+    from generator.build.unittable import unit_rows
     from generator.write.writer import write_outputs
 
     compiled = compile_spec(spec)
@@ -211,6 +246,18 @@ def package_spec(spec: str, outdir: str, previous: str | None = None) -> list[Pa
     changes = []
     if previous:
         changes = [c.text for c in diff_games(load_game_any(previous), game)]
-    markdown, bbcode = forum_post(game_name, version, summary, rules, changes)
+    units = unit_rows(game, _base_game(loaded.base_path))
+    markdown, bbcode = forum_post(game_name, version, summary, rules, changes,
+                                  install=install_steps(game_name, map_folder, xml_name, base), units=units)
     return write_outputs(outdir, {f"{stem}.zip": archive, f"{stem}.forum.md": markdown.encode("utf-8"),
                                   f"{stem}.forum.bbcode": bbcode.encode("utf-8")})
+
+
+def _base_game(base_path: Path | None):
+    """The game a mod changes, to tell its new and changed units; none for a full game."""
+    if base_path is None:
+        return None
+    from generator.build.diff import load_game_any
+    from generator.build.pipeline import load_base_game
+
+    return load_base_game(base_path) if base_path.suffix == ".xml" else load_game_any(base_path)

@@ -174,6 +174,8 @@ class AttachmentChecks:
         if cls.name == "UnitAttachment" and not option_errors:
             # (the engine stops at a bad option before it validates the unit: one cause, one report)
             self.check_unit_kind(attachment, cls)
+        if cls.name == "TriggerAttachment":
+            self.note_victory_trigger(element)
         if cls.name == "TriggerAttachment" and self.engine == "1.9" and not any(
                 _decapitalize(o.get("name", "")) in ("conditions", "trigger") for o in element.iter("option")):
             # ("trigger" is the legacy spelling of "conditions")

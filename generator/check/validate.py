@@ -26,6 +26,7 @@ from generator.check.mapfolder import CODES as MAP_FOLDER_CODES
 from generator.check.mapfolder import MapFolder, check_map_folder, engine_assets_folder, read_map_file
 from generator.check.attachments import Attachment, AttachmentChecks
 from generator.check.structure import StructureChecks
+from generator.check.victory import VictoryChecks
 
 CODES = {
     "TG100": ("error", "the file does not match the game XML schema"),
@@ -77,6 +78,7 @@ CODES = {
     "TG160": ("warning", "condition never used"),
     "TG161": ("warning", "condition reads a game property the file does not declare"),
     "TG170": ("warning", "notification or victory key missing from notifications.properties"),
+    "TG176": ("warning", "victory trigger that never fires (the game property it needs is off)"),
     "TG180": ("warning", "game property value of the wrong kind"),
     "TG181": ("warning", "game property unknown to the target engine"),
     "TG182": ("error", "1.9: editable property without exactly one type marker"),
@@ -129,7 +131,7 @@ def validate_file(path: str | os.PathLike, *, engine: str = "current", map_dir=N
                          game_file=Path(path).name)
 
 
-class _GameChecker(AttachmentChecks, StructureChecks):
+class _GameChecker(AttachmentChecks, StructureChecks, VictoryChecks):
     def __init__(self, root, engine: str, position_of, map_dir):
         self.root = root
         self.engine = engine
@@ -158,6 +160,7 @@ class _GameChecker(AttachmentChecks, StructureChecks):
         self.conditions: dict[str, etree._Element] = {}  # RulesAttachment name -> element
         self.mentioned: set[str] = set()
         self.game_property_uses: list[tuple[str, etree._Element]] = []
+        self.victory_options: list[tuple[etree._Element, bool]] = []  # (victory option, trigger has when)
         self.option_cache: dict[tuple[str, str], tuple] = {}
 
     # ------------------------------------------------------------ reporting
@@ -203,6 +206,7 @@ class _GameChecker(AttachmentChecks, StructureChecks):
             self.check_stacking_caps()
         self.check_initialize(root.find("initialize"))
         self.check_properties(root.find("propertyList"))
+        self.check_victory_triggers(root.find("propertyList"))
         self.check_completeness()
         self.check_map_folder()
 

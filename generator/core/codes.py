@@ -182,6 +182,8 @@ _ALL = (
     Code("TG161", WARNING, VALIDATION, "condition reads a game property the file does not declare"),
     Code("TG170", WARNING, VALIDATION, "notification or victory key missing from notifications.properties (with "
                                        "`--map-dir` or a build's map folder)"),
+    Code("TG176", WARNING, VALIDATION, "a victory trigger that never fires: without `when` the game lacks `Triggered "
+                                       "Victory: true`, with `when` it lacks `Use Triggers: true`"),
     Code("TG180", WARNING, VALIDATION, "game property value of the wrong kind (1.9: boolean without `<boolean/>`)"),
     Code("TG181", WARNING, VALIDATION, "game property unknown to the target engine"),
     Code("TG182", ERROR, VALIDATION, "1.9: editable property without exactly one type marker"),
@@ -208,6 +210,10 @@ _ALL = (
                                 "game built without it differs, listed in game terms)"),
     Code("TG210", ERROR, INPUT, "`scenarios:`: a count over its bound (units in a `given` change, per territory or in all; purchases, placements or units of a move; a round, an amount, a seed)"),
     Code("TG211", WARNING, INPUT, "`test --jobs`: more games at a time than this machine's cores or memory run; lowered (warning)"),
+    Code("TG220", WARNING, INPUT, "a rule of `status: notes` whose own `change:`/`add:`/`remove:` or macro changes "
+                                  "the game: the engine enforces it while the notes say it is kept by honour (warning)"),
+    Code("TG221", ERROR, INPUT, "`prices:` of a player that has no production frontier, or whose frontier has no "
+                                "single rule buying one of the unit"),
     Code("TG301", ERROR, INPUT, "the real engine: not installed, or no Java to run it"),
     Code("TG302", ERROR, INPUT, "the real engine: its harness did not compile"),
     Code("TG303", ERROR, INPUT, "the real engine: its harness stopped without a report (crashed)"),

@@ -132,6 +132,7 @@ def _expand_rule(r: SpecReader, body, pos: Position, game: m.Game, macros: dict[
         if changes:
             record = RuleRecord(rule_id, text, status or "enforced", None, note, pos)
             record.generated += [f"{key}: ({body.position_of(key).line})" for key in changes]
+            _warn_notes_that_enforce(r, record, at("status"), ", ".join(f"{key}:" for key in changes))
             return record
         if status != "notes":
             r.error("TG060", f"rule {rule_id} has no 'use:' macro", pos,
@@ -157,7 +158,20 @@ def _expand_rule(r: SpecReader, body, pos: Position, game: m.Game, macros: dict[
             text_xml, tree = rendered
             record.fragments.append(text_xml)
             record.generated += merge_fragment(r, tree, game, pos, index, record.details)
+    if record.generated:
+        _warn_notes_that_enforce(r, record, at("status"), f"macro '{macro.name}'")
     return record
+
+
+def _warn_notes_that_enforce(r: SpecReader, record: RuleRecord, pos: Position, what: str) -> None:
+    """A rule marked `status: notes` whose own changes or macro change the game: the engine enforces
+    them, yet the game notes and the forum post tell players to keep the rule by honour."""
+    if record.status == "notes":
+        r.collector.warning(
+            "TG220", f"rule {record.id} says status: notes, but its {what} changes the game: the engine enforces "
+            "it, while the game notes say \"NOT ENFORCED: play by honour\"", pos,
+            "leave out status: (a rule with its own changes is enforced), or write status: partial with a note: "
+            "saying what the players must still keep by honour")
 
 
 def _apply_rule_changes(r: SpecReader, body, game: m.Game, index: NameIndex) -> None:

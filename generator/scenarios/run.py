@@ -21,6 +21,7 @@ from generator.core.diagnostics import (
 )
 from generator.read.yamlio import LocatedList, load_yaml_file
 from generator.scenarios.check import Outcome, evaluate
+from generator.scenarios.results import digest, mark_stale, merged, scenario_digests, stamped
 from generator.scenarios.spec import Scenario, read_scenarios
 from generator.scenarios.variant import GameNames, Variant, apply_given, check_names, given_within
 
@@ -59,6 +60,7 @@ class ScenarioResult:
     # control: same-game: how the game built without the rule differs from the built game, in game
     # terms (none: the rule restates the game), or why it could not be built
     differences: list[str] | None = None
+    game_digest: str = ""  # the built game XML it ran on (the results file marks each result with it)
 
     @property
     def backed(self) -> bool:
@@ -288,6 +290,7 @@ def test_spec(spec_path: Path, only: str | None = None, controls: bool = True, p
             if progress:
                 progress(f"scenario {scenario.id}")
             run = play_variant(scenario, variants[scenario.id], game_name, own, map_dir, engine, jvms)
+            run.script_notes[:0] = variants[scenario.id].notes
             control, differences = None, None
             if controls and scenario.control:
                 if progress:
@@ -295,7 +298,7 @@ def test_spec(spec_path: Path, only: str | None = None, controls: bool = True, p
                 control = _control(spec_path, scenario, game_name, own, map_dir, engine, jvms)
             if controls and scenario.same_game:
                 differences = _differences_without(spec_path, scenario, compiled.game)
-            return ScenarioResult(scenario, run, control, differences)
+            return ScenarioResult(scenario, run, control, differences, digest(compiled.xml_bytes))
 
         if jobs <= 1 or len(scenarios) <= 1:
             return [play(index, scenario) for index, scenario in enumerate(scenarios)]
@@ -393,17 +396,17 @@ def write_results(spec_path: Path, outdir: Path, results: list[ScenarioResult], 
     relpath = _results_relpath(spec_path, engine)
     document = {"version": RESULTS_VERSION, "spec": display_path(spec_path), "spec_digest": spec_digest(spec_path),
                 "complete": complete, "seconds": round(seconds, 1), "scenarios": [r.as_json() for r in results]}
+    document["scenarios"] = stamped(document["scenarios"], document["spec_digest"],
+                                    results[0].game_digest if results else "", scenario_digests(spec_path))
     earlier_text = None if complete else read_output(outdir, relpath)
     if earlier_text is not None:
-        # one scenario run: keep the others' earlier results
+        # one scenario run: keep the others' earlier results, each marked with what it ran on
         try:
             earlier = json.loads(earlier_text)
         except ValueError:
             earlier = {}
-        if isinstance(earlier, dict) and earlier.get("spec_digest") == document["spec_digest"]:
-            ran = {r.scenario.id for r in results}
-            document["scenarios"] = [s for s in earlier.get("scenarios", []) if s.get("id") not in ran] + \
-                document["scenarios"]
+        if isinstance(earlier, dict) and earlier.get("version") == RESULTS_VERSION:
+            document["scenarios"] = merged(earlier, document["scenarios"])
     text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
     return write_outputs(outdir, {relpath: text.encode("utf-8")})[0]
 
@@ -417,7 +420,7 @@ def read_results(spec_path: Path, results_file: Path) -> dict | None:
         return None
     if not isinstance(document, dict) or document.get("version") != RESULTS_VERSION:
         return None
-    document["stale"] = document.get("spec_digest") != spec_digest(spec_path)
+    mark_stale(document, spec_path, spec_digest(spec_path))
     return document
 
 
@@ -430,7 +433,7 @@ def rule_backing(loaded: LoadedScenarios, results: dict | None) -> dict[str, str
             "passes (no control)", "scenario fails", "not run", "stale"]
     for scenario in loaded.scenarios:
         result = by_id.get(scenario.id)
-        if results and results.get("stale"):
+        if result is not None and result.get("stale", (results or {}).get("stale")):
             verdict = "stale"
         elif result is None:
             verdict = "not run"

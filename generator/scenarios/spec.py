@@ -21,6 +21,7 @@ from generator.core.diagnostics import Collector, Position, closest
 
 SCENARIO_KEYS = ("id", "rule", "text", "given", "play", "expect", "control", "control_also_without", "engines")
 ENGINES = ("1.9", "current")
+OWNER_KEYS = ("owner", "clear")
 GIVEN_KEYS = ("round", "step", "owners", "units", "resources", "relationships", "switches", "properties")
 PLAY_KEYS = ("rounds", "until", "ai", "players", "actions", "purchases", "placements", "moves", "seed")
 MOVE_KEYS = ("from", "to", "through", "units", "phase")
@@ -60,6 +61,7 @@ class Given:
     round: int | None = None
     step: str | None = None
     owners: dict[str, str] = field(default_factory=dict)
+    cleared: set[str] = field(default_factory=set)  # territories whose units of other players go with the old owner
     units: list[UnitChange] = field(default_factory=list)
     resources: dict[str, dict[str, int]] = field(default_factory=dict)
     relationships: list[tuple[str, str, str]] = field(default_factory=list)
@@ -293,6 +295,19 @@ def _read_given(r: _Reader, value, pos: Position) -> Given:
     owners = r.mapping(body.get("owners", {}), "given owners", at("owners"), None) or {}
     for territory, owner in owners.items():
         tpos = _key_pos(owners, territory, at("owners"))
+        if isinstance(owner, dict):  # {owner: PLAYER, clear: true}: the other players' units taken out
+            entry = r.mapping(owner, f"owner of {territory}", tpos, OWNER_KEYS) or {}
+            owner, clear = entry.get("owner"), entry.get("clear", False)
+            if not isinstance(clear, bool):
+                r.error("TG201", f"clear of {territory} must be true or false, not {clear!r}", tpos,
+                        "clear: true takes every unit of another player out of the territory")
+                continue
+            if owner is None:
+                r.error("TG201", f"the owner of {territory} is missing", tpos,
+                        f"write {territory}: {{owner: PLAYER, clear: true}}")
+                continue
+            if clear:
+                given.cleared.add(str(territory))
         if r.name(owner, f"owner of {territory}", tpos):
             given.owners[str(territory)] = str(owner)
             given.positions[f"owners:{territory}"] = tpos

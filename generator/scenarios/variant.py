@@ -69,6 +69,7 @@ class Variant:
     xml: bytes
     names: GameNames
     start_resources: dict[tuple[str, str], int] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)  # what the given left that a reader may not expect
 
 
 class _NameCheck:
@@ -209,15 +210,20 @@ def apply_given(xml: bytes, given: Given, collector: Collector) -> Variant:
     parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
     root = etree.fromstring(xml, parser)
     initialize = _child(root, "initialize", before=("propertyList",))
+    previous: dict[str, str] = {}  # territory -> its owner in the built game
     if given.owners:
         section = _child(initialize, "ownerInitialize", first=True)
         for territory, owner in given.owners.items():
+            previous[territory] = "Neutral"
             for entry in _named(section, "territoryOwner", territory, "territory"):
+                previous[territory] = entry.get("owner") or "Neutral"
                 section.remove(entry)
             if owner != "Neutral":
                 etree.SubElement(section, "territoryOwner", territory=territory, owner=owner)
+    _clear_units(initialize, given)  # before the given units, so that units added there stay
     for change in given.units:
         _change_units(initialize, change, collector)
+    notes = _units_left_behind(initialize, given, previous)
     if given.resources:
         section = _child(initialize, "resourceInitialize")
         for player, amounts in given.resources.items():
@@ -241,7 +247,42 @@ def apply_given(xml: bytes, given: Given, collector: Collector) -> Variant:
         root.remove(initialize)
     data = etree.tostring(root.getroottree(), xml_declaration=True, encoding="UTF-8",
                           doctype=root.getroottree().docinfo.doctype or None)
-    return Variant(data, GameNames.of(root), start_resources(root))
+    return Variant(data, GameNames.of(root), start_resources(root), notes)
+
+
+def _placements_in(initialize, territory: str) -> list:
+    return [e for e in initialize.iterfind("unitInitialize/unitPlacement") if e.get("territory") == territory]
+
+
+def _clear_units(initialize, given: Given) -> None:
+    """owners: {T: {owner: P, clear: true}}: every unit in T that P does not own is taken out."""
+    for territory in sorted(given.cleared & set(given.owners)):
+        for entry in _placements_in(initialize, territory):
+            if (entry.get("owner") or "Neutral") != given.owners[territory]:
+                entry.getparent().remove(entry)
+
+
+def _units_left_behind(initialize, given: Given, previous: dict[str, str]) -> list[str]:
+    """A note for each territory given to a new owner with the old owner's units still in it: the
+    engine starts the game with both in one territory, so the new owner "holds" a territory full of
+    the other's units (a battle, a blocked move or placement). Units the given adds there are meant."""
+    notes = []
+    for territory, owner in given.owners.items():
+        old = previous.get(territory, "Neutral")
+        if territory in given.cleared or old == owner or any(
+                c.territory == territory and c.owner == old and c.add for c in given.units):
+            continue
+        counts: dict[str, int] = {}
+        for entry in _placements_in(initialize, territory):
+            if (entry.get("owner") or "Neutral") == old:
+                unit = entry.get("unitType") or "?"
+                counts[unit] = counts.get(unit, 0) + int(entry.get("quantity") or 0)
+        counts = {unit: n for unit, n in counts.items() if n > 0}
+        if counts:
+            units = ", ".join(f"{n} {unit}" for unit, n in sorted(counts.items()))
+            notes.append(f"given owners: {territory} is {owner}'s, but {old}'s units stay in it ({units}); "
+                         f"to take them out write {territory}: {{owner: {owner}, clear: true}}")
+    return notes
 
 
 def start_resources(root: etree._Element) -> dict[tuple[str, str], int]:

@@ -218,7 +218,9 @@ CHANGED_ATTACHMENT = _section("changed attachment", "an attachment's options, by
 QUANTITY = Value(("string", "number", "boolean"), what="quantity")  # required: null is not a quantity
 CHANGED_OPTIONS = Free("option → value")
 CHANGED_PLAYER = _section("changed player", "a player's settings and production frontier",
-                          *PLAYER.keys[1:], Key("frontier", VALUE, "the production frontier it uses"), form=MOD)
+                          *PLAYER.keys[1:], Key("frontier", VALUE, "the production frontier it uses"),
+                          Key("prices", MapOf(OneOf((QUANTITY, MapOf(QUANTITY, "resource"))), "unit type"),
+                              "its own price of unit types: its frontier derived, their rules replaced"), form=MOD)
 CHANGED_PROPERTY = _section("changed property", "a property's value (or the value alone)",
                             PROPERTY.key("value"), PROPERTY.key("editable"), PROPERTY.key("text"), form=MOD)
 FRONTIER_CHANGE = _section("frontier change", "rules added to and removed from a frontier",

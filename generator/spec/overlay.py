@@ -20,6 +20,7 @@ from generator.core.diagnostics import Collector, Position, closest
 from generator.read.yamlio import LocatedDict
 from generator.spec import declared as d
 from generator.spec.overlay_edit import place_entries, remove_entries, replace_entries
+from generator.spec.overlay_prices import rules_priced_by_cost, set_player_prices  # noqa: F401 (used by build too)
 from generator.spec.overlay_setup import SetupChanges, apply_renames
 from generator.spec.fullgame import read_game
 from generator.spec.reader import SpecReader
@@ -291,6 +292,8 @@ class _Overlay:
         target = players[player]
         if "frontier" in fields:
             self._set_frontier(player, fields["frontier"] or "", pos)
+        if "prices" in fields:  # after frontier: the prices go into the frontier the player ends up with
+            set_player_prices(self.r, self.game, player, fields["prices"], body.position_of("prices"), self.known)
         for key, attr in (("optional", "optional"), ("canBeDisabled", "can_be_disabled"),
                           ("defaultType", "default_type"), ("isHidden", "is_hidden")):
             if key in fields:
@@ -370,18 +373,6 @@ class _Overlay:
                 init.owners = [o for o in init.owners if o.territory != name]
             if init.units is not None:
                 init.units = [u for u in init.units if u.territory != name]
-
-
-def rules_priced_by_cost(rules: list[m.ProductionRule], unit: str):
-    """(the rules `change: units: {UNIT: {cost: N}}` sets, every rule that buys exactly one UNIT)."""
-    buying = [rule for rule in rules if [(a.item, a.quantity) for a in rule.results] == [(unit, "1")]]
-    # Tech variants such as buyCruiserShipyards keep their own, cheaper price: only the plain rule changes.
-    plain = [rule for rule in buying if _normalised(rule.name) == _normalised("buy" + unit)]
-    return plain or (buying if len(buying) == 1 else []), buying
-
-
-def _normalised(name: str) -> str:
-    return name.replace("_", "").lower()
 
 
 def _pairs(r: SpecReader, data: Raw, pos: Position):

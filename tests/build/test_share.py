@@ -93,6 +93,16 @@ def test_diff_reports_a_mods_changes_in_markdown_and_json(tmp_path, capsys):
     assert {"section": "production", "text": "armour cost 6 → 5", "kind": "changed"} in changes
 
 
+def test_a_new_unit_type_is_described_with_its_stats(tmp_path, capsys):
+    """Issue 27.13: "new unit stats for elite_infantry" said nothing of the stats."""
+    mod = tmp_path / "elite.yaml"
+    mod.write_text(f"mod:\n  name: Elite\n  base: {EXAMPLE}\nadd:\n  units: [elite_infantry]\n  attachments:\n"
+                   "    - {name: unitAttachment, attachTo: elite_infantry, class: UnitAttachment, type: unitType, "
+                   "options: {movement: 1, attack: 2, defense: 3, isInfantry: true}}\n")
+    _, out, _ = _run(capsys, "diff", str(EXAMPLE), str(mod))
+    assert "  new unit stats for elite_infantry: movement 1, attack 2, defense 3, isInfantry true" in out.splitlines()
+
+
 def test_trigger_timing_change_is_described(tmp_path, capsys):
     mod = tmp_path / "later.yaml"
     mod.write_text(f"mod:\n  name: Later\n  base: {EXAMPLE}\nchange:\n  attachments:\n"
@@ -136,6 +146,40 @@ def _package_g40_mod(tmp_path, capsys, monkeypatch) -> Path:
     assert main(["package", str(spec), "-o", str(tmp_path / "again")]) == 0
     assert (tmp_path / "again" / archive.name).read_bytes() == archive.read_bytes()
     return archive
+
+
+def test_a_package_speaks_to_players_with_install_steps_and_its_units(tmp_path, capsys):
+    """Issue 27.13: the post had no install steps and no table of new or changed units, and the README
+    inside the package told players to run triplea-gen."""
+    spec = tmp_path / "elite.yaml"
+    spec.write_text(f"""\
+mod: {{name: Elite Guard, version: "2.0", base: {EXAMPLE}}}
+add:
+  units: [elite_infantry]
+  production:
+    rules:
+      buyElite_Infantry: {{cost: {{PUs: 4}}, result: {{elite_infantry: 1}}}}
+  attachments:
+    - {{name: unitAttachment, attachTo: elite_infantry, class: UnitAttachment, type: unitType,
+       options: {{movement: 1, attack: 2, defense: 3, isInfantry: true}}}}
+change:
+  units:
+    armour: {{cost: 5, attack: 4}}
+""", encoding="utf-8")
+    status, out, _ = _run(capsys, "package", str(spec), "-o", str(tmp_path / "dist"))
+    assert status == 0
+    post = (tmp_path / "dist" / "elite-2.0.forum.md").read_text(encoding="utf-8")
+    assert "## Install" in post and "3. Start TripleA, choose a local (or network) game, open the game list and pick " \
+        "'Elite Guard'." in post
+    assert "| elite_infantry | new | 4 PUs | 2 | 3 | 1 | isInfantry: true |" in post
+    assert "| armour | changed | 5 PUs | 4 | 3 | 2 | cost 6 PUs → 5 PUs; attack 3 → 4 |" in post
+    assert "| infantry |" not in post  # unchanged units are not listed
+    bbcode = (tmp_path / "dist" / "elite-2.0.forum.bbcode").read_text(encoding="utf-8")
+    assert "[list=1]" in bbcode and "[*][b]elite_infantry[/b] (new): cost 4 PUs, attack 2, defense 3, movement 1, " \
+        "isInfantry: true" in bbcode
+    with zipfile.ZipFile(tmp_path / "dist" / "elite-2.0.zip") as z:
+        (readme,) = [z.read(n).decode() for n in z.namelist() if n.endswith("README.txt")]
+    assert "triplea-gen" not in readme and "To install and play:\n1. In TripleA, install the map" in readme
 
 
 @needs_shared
@@ -322,6 +366,23 @@ def test_new_mod_scaffold_builds(tmp_path, monkeypatch):
                  "-d", str(tmp_path)]) == 0
     assert main(["build", str(tmp_path / "house_rules.yaml"), "-o", str(tmp_path / "out")]) == 0
     assert (tmp_path / "out" / "world_war_ii_global" / "map" / "games" / "house_rules.xml").is_file()
+
+
+@needs_shared
+def test_new_mod_scaffold_shows_a_rule_with_its_own_change(tmp_path, monkeypatch, capsys):
+    """Issue 27.4: a rule's own change: is how most house rules are enforced; the scaffold shows one."""
+    monkeypatch.setenv("TRIPLEA_MAPS", str(SHARED / "maps"))
+    assert main(["new", "House Rules", "--base", "world_war_ii_global/ww2global40_2nd_edition.xml",
+                 "-d", str(tmp_path)]) == 0
+    spec = tmp_path / "house_rules.yaml"
+    text = spec.read_text(encoding="utf-8")
+    assert "#  - id: R02" in text and "#    change:" in text
+    head, _, example = text.partition("#  - id: R02")
+    spec.write_text(head + ("#  - id: R02" + example).replace("#  ", "  "), encoding="utf-8")  # taken in
+    capsys.readouterr()
+    assert main(["report", str(spec)]) == 0
+    out = capsys.readouterr().out
+    assert "R02" in out and "2 rules: 1 enforced, 0 partial, 1 notes only" in out
 
 
 # --- progress -----------------------------------------------------------------------------------------------

@@ -428,6 +428,9 @@ CHECKS = [
     Check("undeclared-game-property", '<option name="rounds" value="2-+"/>',
           '<option name="rounds" value="2-+"/>\n      <option name="gameProperty" value="Reds Bonus"/>', "TG161",
           "warning"),
+    Check("victory-without-triggered-victory", '<option name="support" value="supportAttachmentArtillery"/>',
+          '<option name="support" value="supportAttachmentArtillery"/>\n      <option name="victory" value="Reds_Win"/>',
+          "TG176", "warning"),
     Check("property-kind", 'name="Use Triggers" value="true"', 'name="Use Triggers" value="yes"', "TG180", "warning"),
     Check("unknown-property", 'name="mapName"', 'name="mapname"', "TG181", "warning"),
     Check("editable-without-marker-19", '<property name="National Objectives" value="true" editable="true">\n      <boolean/>',
@@ -479,6 +482,32 @@ def test_exact_message_for_an_unknown_unit():
     assert found.format() == (
         f"game.xml:{line_of(text, 'infantri')}:1: error[TG122]: unknown unit type 'infantri' in <unitPlacement>\n"
         "  hint: did you mean 'infantry'?")
+
+
+def test_exact_message_for_a_victory_that_never_fires():
+    text = mutated('<option name="support" value="supportAttachmentArtillery"/>',
+                   '<option name="support" value="supportAttachmentArtillery"/>\n      <option name="victory" value="Reds_Win"/>')
+    (found,) = validate_text(text)
+    line = line_of(text, 'value="Reds_Win"')
+    assert found.format() == (
+        f"game.xml:{line}:1: warning[TG176]: victory trigger "
+        "'triggerAttachmentRedsArtillery' never fires: without `when` a victory is tested at the end of each round, "
+        "and only in a game with the property 'Triggered Victory' set to true\n"
+        "  hint: switch the property on (a mod: change: {properties: {Triggered Victory: true}}), or write the rule "
+        "with the `victory` macro, which does")
+    declared = replaced(text, '<property name="mapName"', '<property name="Triggered Victory" value="true" '
+                        'editable="false"><boolean/></property>\n    <property name="mapName"')
+    assert validate_text(declared) == []
+
+
+def test_a_victory_at_a_step_needs_use_triggers():
+    text = mutated('<option name="when" value="before:redsPurchase"/>',
+                   '<option name="when" value="before:redsPurchase"/>\n      <option name="victory" value="Reds_Win"/>')
+    assert validate_text(text) == []  # the fixture has Use Triggers: true
+    off = replaced(text, '<property name="Use Triggers" value="true"', '<property name="Use Triggers" value="false"')
+    (found,) = validate_text(off)
+    assert (found.code, found.severity, found.position.line) == ("TG176", "warning", line_of(off, 'value="Reds_Win"'))
+    assert "a trigger with `when` fires only in a game with the property 'Use Triggers' set to true" in found.message
 
 
 def test_exact_message_for_a_forward_reference():

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO
+from conftest import REPO, requires_engine
 from generator.cli.main import main
 from generator.rules.macros import load_macros
 from generator.build.pipeline import load_spec
@@ -231,3 +231,95 @@ def test_a_political_action_without_conditions_gets_one_that_always_holds(monkey
     assert attachments["conditionAttachment_S001_R70_Always"] == [("switch", "true", None)]
     # an action with conditions of its own is left as it was
     assert not [name for name in rule_options(GOLDEN / "political_action.yaml", "G-PA") if name.endswith("_Always")]
+
+
+HAND_WRITTEN_VICTORY = """\
+rules:
+  - id: WIN
+    text: Germany wins holding Moscow Region.
+    add:
+      attachments:
+        - {name: conditionAttachment_Win, attachTo: Germans, class: RulesAttachment, type: player,
+           options: {directOwnershipTerritories: {value: Moscow Region, count: 1}}}
+        - {name: triggerAttachment_Win, attachTo: Germans, class: TriggerAttachment, type: player,
+           options: {conditions: conditionAttachment_Win, victory: Win, players: Germans}}
+"""
+
+
+def test_a_hand_written_victory_the_engine_never_fires_is_warned_at_its_yaml_line(tmp_path: Path, capsys):
+    """Issue 27.1: without Triggered Victory a victory trigger with no `when` never fires (both engines'
+    EndRoundDelegate); build and validate said nothing."""
+    spec = tmp_path / "mod.yaml"
+    spec.write_text(f"mod: {{name: Hand victory, base: {GOLDEN / 'base.yaml'}}}\n" + HAND_WRITTEN_VICTORY,
+                    encoding="utf-8")
+    assert main(["build", str(spec), "-o", str(tmp_path / "out")]) == 0
+    err = capsys.readouterr().err
+    assert (f"{spec}:10:59: warning[TG176]: victory trigger 'triggerAttachment_Win' never fires: without `when` a "
+            "victory is tested at the end of each round, and only in a game with the property 'Triggered Victory' "
+            "set to true\n  hint: switch the property on (a mod: change: {properties: {Triggered Victory: true}}), "
+            "or write the rule with the `victory` macro, which does") in err
+    spec.write_text(spec.read_text(encoding="utf-8") + "change: {properties: {Triggered Victory: true}}\n",
+                    encoding="utf-8")
+    assert main(["build", str(spec), "-o", str(tmp_path / "out")]) == 0
+    assert "TG176" not in capsys.readouterr().err
+
+
+def test_the_victory_macro_switches_on_what_its_trigger_needs():
+    (at_round_end, at_a_step) = load_spec(GOLDEN / "victory.yaml").rules
+    game = load_spec(GOLDEN / "victory.yaml").game
+    assert {p.name: p.value for p in game.properties if p.name in ("Triggered Victory", "Use Triggers")} == {
+        "Triggered Victory": "true", "Use Triggers": "true"}
+    assert at_round_end.details == ["Tested at the end of every round."]
+    assert at_a_step.details == ["Tested after russiansEndTurn."]
+
+
+@pytest.mark.parametrize("with_, message", [
+    ("{winners: [Germans]}", "give the territories or capitals the winners must hold"),
+    ("{winners: [Germans], territories: [Kiev, Minsk], count: 3}", "count must be all or a number from 1 to 2, not 3"),
+    ("{winners: [Germans], territories: [Kiev], count: some}", "count must be all or a number from 1 to 1, not some"),
+])
+def test_a_victory_without_what_to_hold_is_refused(tmp_path: Path, capsys, with_: str, message: str):
+    spec = tmp_path / "mod.yaml"
+    spec.write_text(f"mod: {{name: V, base: {GOLDEN / 'base.yaml'}}}\n"
+                    f"rules:\n  - {{id: V, text: A victory., use: victory, with: {with_}}}\n", encoding="utf-8")
+    assert main(["build", str(spec), "-o", str(tmp_path / "out")]) != 0
+    assert message in capsys.readouterr().err
+
+
+@pytest.mark.engine
+@requires_engine
+def test_the_victory_macro_ends_the_game_in_the_engine(tmp_path: Path, capsys):
+    """rules_yaml/hex_skirmish.yaml: the Leagues hold Redhold at the end of round 1 and win (1.9's
+    EndRoundDelegate fires the trigger because the macro set Triggered Victory); without the rule nobody wins."""
+    spec = REPO / "rules_yaml" / "hex_skirmish.yaml"
+    assert main(["test", str(spec), "--scenario", "league-wins-holding-redhold", "-o", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "ok   history" in out and "Players: Blues and Greens have just won the game" in out
+    assert "FAIL history" in out and "=> backed" in out
+
+
+@pytest.mark.engine
+@requires_engine
+def test_a_victory_at_a_step_ends_the_game_there(tmp_path: Path, capsys):
+    """With `when` the trigger fires at that step (Use Triggers, which the macro sets), not at the round's end."""
+    spec = tmp_path / "step_victory.yaml"
+    spec.write_text(f"""\
+mod: {{name: Step victory, base: {GOLDEN / 'base.yaml'}, engine: "1.9"}}
+rules:
+  - id: V
+    text: Russia wins when it holds Warsaw and Kiev after its own turn.
+    use: victory
+    with: {{winners: [Russians], territories: [Warsaw, Kiev], when: [after:russiansEndTurn]}}
+scenarios:
+  - id: russia-wins-after-its-turn
+    rule: V
+    given: {{round: 1, step: russiansEndTurn}}
+    play: {{rounds: 1}}
+    expect:
+      - history: "Players: Russians have just won the game"
+      - no_history: Italians collect
+""", encoding="utf-8")
+    assert main(["test", str(spec), "-o", str(tmp_path / "out"), "--jobs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "round 1, step russiansEndTurn: Players: Russians have just won the game" in out
+    assert "=> backed" in out

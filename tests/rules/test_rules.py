@@ -139,6 +139,36 @@ rules:
     assert '<option name="resource" value="Token"/>' in record.fragments[0]
 
 
+def test_a_notes_rule_that_changes_the_game_is_warned(tmp_path, capsys):
+    """Issue 27.4: `status: notes` on a rule whose own change: (or macro) the engine enforces put
+    "NOT ENFORCED: play by honour" into the notes; now a warning at its status line."""
+    spec = write(tmp_path, mod(RULES_BASE, """\
+rules:
+  - id: R1
+    text: Infantry cost 2.
+    status: notes
+    change: {units: {infantry: {cost: 2}}}
+  - id: R2
+    text: Germany earns 5 while it holds Warsaw.
+    status: notes
+    use: national_objective
+    with: {player: Germans, amount: 5, owns: [Warsaw]}
+  - id: R3
+    text: Armour cost 5.
+    change: {units: {armour: {cost: 5}}}
+  - id: R4
+    text: No counter-attacks in the first round.
+    status: notes
+"""))
+    assert main(["build", str(spec), "-o", str(tmp_path / "out")]) == 0
+    warnings = [line for line in errors(capsys) if "TG220" in line]
+    assert warnings == [
+        f"{spec}:8:5: warning[TG220]: rule R1 says status: notes, but its change: changes the game: the engine "
+        "enforces it, while the game notes say \"NOT ENFORCED: play by honour\"",
+        f"{spec}:12:5: warning[TG220]: rule R2 says status: notes, but its macro 'national_objective' changes the "
+        "game: the engine enforces it, while the game notes say \"NOT ENFORCED: play by honour\""]
+
+
 def test_macros_read_the_attachment_the_engine_keeps():
     """Global 1940 declares Russia's territoryAttachment twice; the engine (and every merge) uses the later."""
     from generator.rules.helpers import GameHelpers

@@ -201,6 +201,59 @@ scenarios:
     assert relationships == [("Italians", "Russians", "War")]
 
 
+def _units_in(xml: bytes, territory: str) -> dict[str, int]:
+    found: dict[str, int] = {}
+    for e in etree.fromstring(xml).iterfind("initialize/unitInitialize/unitPlacement"):
+        if e.get("territory") == territory:
+            key = f"{e.get('owner')}:{e.get('unitType')}"
+            found[key] = found.get(key, 0) + int(e.get("quantity"))
+    return found
+
+
+def test_given_owners_notes_the_old_owners_units_and_clear_takes_them_out(tmp_path):
+    spec = write_spec(tmp_path, """\
+scenarios:
+  - id: given
+    rule: PAY
+    given:
+      owners:
+        Kiev: Germans
+        Minsk: {owner: Germans, clear: true}
+        Smolensk: {owner: Germans, clear: true}
+      units: [{territory: Smolensk, owner: Germans, add: {armour: 1}}]
+    expect: [{no_exception: true}]
+""")
+    xml = build_xml(spec)
+    (scenario,) = load_scenarios(spec).scenarios
+    variant = apply_given(xml, scenario.given, Collector())
+    assert variant.notes == [
+        "given owners: Kiev is Germans's, but Russians's units stay in it (1 armour, 3 infantry); to take them "
+        "out write Kiev: {owner: Germans, clear: true}"]
+    assert _units_in(variant.xml, "Kiev") == {"Russians:infantry": 3, "Russians:armour": 1}
+    assert _units_in(variant.xml, "Minsk") == {}
+    assert _units_in(variant.xml, "Smolensk") == {"Germans:armour": 1}  # cleared first, then the given units
+
+
+def test_a_bad_owner_entry_is_located(tmp_path):
+    spec = write_spec(tmp_path, """\
+scenarios:
+  - id: given
+    rule: PAY
+    given:
+      owners:
+        Minsk: {owner: Germans, clear: yes please}
+        Kiev: {clear: true}
+        Smolensk: {owner: Germans, clean: true}
+    expect: [{no_exception: true}]
+""")
+    with pytest.raises(DiagnosticError) as raised:
+        load_scenarios(spec)
+    assert [(d.code, d.position.line, d.message) for d in raised.value.diagnostics] == [
+        ("TG201", 16, "clear of Minsk must be true or false, not 'yes please'"),
+        ("TG201", 17, "the owner of Kiev is missing"),
+        ("TG200", 18, "unknown key 'clean' in owner of Smolensk")]
+
+
 # A rule that makes a player, and that player's colour (a spec's rules, any more rules, then these assets).
 POLAND = """\
 rules:
@@ -258,6 +311,55 @@ def test_report_shows_which_rules_a_scenario_backs(tmp_path, capsys):
     assert main(["report", str(spec), "--results", str(results)]) == 0
     assert "PAY   enforced  stale              " in capsys.readouterr().out
     assert results_path(spec, tmp_path).name == "pact.json"
+
+
+TWO_SCENARIOS = """\
+scenarios:
+  - id: pays
+    rule: PAY
+    control: false
+    given: {round: 1, step: italiansPolitics, relationships: [[Italians, Russians, War]]}
+    expect: [{fired: triggerAttachment_PAY}]
+  - id: earns
+    rule: OBJ
+    control: false
+    text: Italy earns 5.
+    expect: [{no_exception: true}]
+"""
+
+
+def test_a_single_scenario_run_keeps_the_other_results_each_marked_with_what_it_ran_on(tmp_path, capsys):
+    """Issue 27.12: `test --scenario X` after an edit of the spec dropped every other result, so report
+    showed them as not run. Now they are kept; a result is stale only when its game or its scenario changed."""
+    from generator.scenarios.results import current_game_digest
+    from generator.scenarios.run import Run, ScenarioResult, results_path, write_results
+
+    spec = write_spec(tmp_path, TWO_SCENARIOS)
+
+    def run_one(ident: str) -> None:  # what `test SPEC --scenario ident` writes, without the engine
+        (scenario,) = [s for s in load_scenarios(spec).scenarios if s.id == ident]
+        result = ScenarioResult(scenario, Run([], 1.0, "until step"), None, None, current_game_digest(spec))
+        write_results(spec, tmp_path / "out", [result], 1.0, complete=False)
+
+    def report() -> str:
+        capsys.readouterr()
+        assert main(["report", str(spec), "--results", str(results_path(spec, tmp_path / "out"))]) == 0
+        return capsys.readouterr().out
+
+    run_one("pays")
+    spec.write_text(spec.read_text(encoding="utf-8").replace("Italy earns 5.", "Italy earns five."), encoding="utf-8")
+    run_one("earns")  # the spec changed since "pays" ran, but neither its game nor its scenario did
+    out = report()
+    assert "PAY   enforced  passes (no control)" in out and "OBJ   enforced  passes (no control)" in out
+    saved = json.loads(results_path(spec, tmp_path / "out").read_text(encoding="utf-8"))
+    assert [(s["id"], bool(s["game_digest"]), s["spec_digest"] != saved["spec_digest"]) for s in saved["scenarios"]] \
+        == [("pays", True, True), ("earns", True, False)]
+    spec.write_text(spec.read_text(encoding="utf-8").replace("amount: 9", "amount: 8"), encoding="utf-8")
+    out = report()  # another game: both results ran on the old one
+    assert "PAY   enforced  stale" in out and "OBJ   enforced  stale" in out
+    run_one("earns")
+    out = report()
+    assert "PAY   enforced  stale" in out and "OBJ   enforced  passes (no control)" in out
 
 
 # --- in the real engine --------------------------------------------------------------------------------------------

@@ -136,3 +136,77 @@ def test_a_change_edits_the_attachment_the_engine_keeps(tmp_path: Path):
     warsaw = root.findall("attachmentList/attachment[@name='territoryAttachment'][@attachTo='Warsaw']")
     assert [[(o.get("name"), o.get("value")) for o in a] for a in warsaw] == [
         [("production", "3"), ("victoryCity", "1")], [("production", "7")]]
+
+
+# --- per-player prices (issue 27.11) ----------------------------------------------------------------------------
+
+def _frontiers(root: etree._Element) -> dict[str, list[str]]:
+    return {f.get("name"): [r.get("name") for r in f.iterfind("frontierRules")]
+            for f in root.iterfind("production/productionFrontier")}
+
+
+def _costs(root: etree._Element) -> dict[str, str]:
+    return {r.get("name"): ",".join(f"{c.get('resource')}={c.get('quantity')}" for c in r.iterfind("cost"))
+            for r in root.iterfind("production/productionRule")}
+
+
+def test_a_player_price_derives_its_own_frontier(tmp_path: Path):
+    """Germany's cheaper infantry without copying the whole frontier: the others keep the shared one."""
+    spec = tmp_path / "prices.yaml"
+    spec.write_text(f"""\
+mod: {{name: Prices, base: {EXAMPLE}}}
+change:
+  players:
+    Germans: {{prices: {{infantry: 2, armour: {{PUs: 5}}}}}}
+""", encoding="utf-8")
+    root = _build(spec, tmp_path / "out")
+    frontiers = _frontiers(root)
+    assert frontiers["production_Germans"] == [
+        name.replace("buyInfantry", "buyInfantry_Germans").replace("buyArmour", "buyArmour_Germans")
+        for name in frontiers["production"]]
+    costs = _costs(root)
+    assert (costs["buyInfantry"], costs["buyInfantry_Germans"]) == ("PUs=3", "PUs=2")
+    assert (costs["buyArmour"], costs["buyArmour_Germans"]) == ("PUs=6", "PUs=5")
+    players = {p.get("player"): p.get("frontier") for p in root.iterfind("production/playerProduction")}
+    assert players == {"Germans": "production_Germans", "Russians": "production", "Italians": "production"}
+    assert main(["validate", str(build_game(spec, tmp_path / "out2")), "--engine", "1.9"]) == 0
+
+
+def test_a_second_price_for_the_same_player_reuses_its_frontier(tmp_path: Path):
+    spec = tmp_path / "prices.yaml"
+    spec.write_text(f"""\
+mod: {{name: Prices, base: {EXAMPLE}}}
+change:
+  players:
+    Germans: {{prices: {{infantry: 2}}}}
+rules:
+  - id: R1
+    text: German infantry costs 1 from now on.
+    change: {{players: {{Germans: {{prices: {{infantry: 1, fighter: 9}}}}}}}}
+""", encoding="utf-8")
+    root = _build(spec, tmp_path / "out")
+    assert [name for name in _frontiers(root) if name.startswith("production")] == ["production", "production_Germans"]
+    costs = _costs(root)
+    assert (costs["buyInfantry_Germans"], costs["buyFighter_Germans"], costs["buyFighter"]) == ("PUs=1", "PUs=9", "PUs=10")
+
+
+def test_a_price_the_frontier_cannot_take_is_located(tmp_path: Path, capsys):
+    spec = tmp_path / "prices.yaml"
+    spec.write_text(f"""\
+mod: {{name: Prices, base: {EXAMPLE}}}
+add:
+  units: [militia]
+  attachments:
+    - {{name: unitAttachment, attachTo: militia, class: UnitAttachment, type: unitType, options: {{movement: 1}}}}
+change:
+  players:
+    Germans:
+      prices:
+        militia: 1
+        infantri: 2
+""", encoding="utf-8")
+    assert main(["build", str(spec), "-o", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert f"{spec}:10:9: error[TG221]: Germans's production frontier production_Germans has no rule buying one " \
+           "'militia'" in err
+    assert f"{spec}:11:9: error[TG051]: the base game has no unit type 'infantri'" in err
