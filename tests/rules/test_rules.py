@@ -93,6 +93,35 @@ rules:
     assert not (tmp_path / "out").exists()
 
 
+def test_a_misspelt_key_is_the_only_error_not_what_follows_from_it(tmp_path, capsys, monkeypatch):
+    # wiht: leaves the macro without parameters, playr: leaves it without player; saying that the
+    # macro needs them would only repeat the cause, and the cause would come last.
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, mod(RULES_BASE, """\
+rules:
+  - id: R1
+    text: A misspelt with.
+    use: national_penalty
+    wiht: {player: Russians, amount: 3}
+  - id: R2
+    text: A misspelt parameter.
+    use: national_penalty
+    with: {playr: Russians, amount: 3}
+  - id: R3
+    txet: A misspelt text.
+    status: notes
+"""))
+    assert main(["build", "mod.yaml", "-o", "out"]) == 2
+    assert errors(capsys) == [
+        "mod.yaml:9:5: error[TG030]: unknown key 'wiht' in a rule",
+        "  hint: did you mean 'with'?",
+        "mod.yaml:13:12: error[TG062]: macro 'national_penalty' has no parameter 'playr'",
+        "  hint: did you mean 'player'?",
+        "mod.yaml:15:5: error[TG030]: unknown key 'txet' in a rule",
+        "  hint: did you mean 'text'?",
+    ]
+
+
 def test_a_macro_the_game_cannot_serve_is_an_error_at_the_rule(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     write(tmp_path, mod(FRONTIER, """\
