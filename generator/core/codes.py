@@ -70,7 +70,8 @@ _ALL = (
     Code("TG044", ERROR, INPUT, "the output would replace something that is not a regular file (folder, device, "
                                 "fifo), or a file stands where a folder is needed"),
     Code("TG050", ERROR, INPUT, "a mod's base game cannot be found (the hint says where it looked)"),
-    Code("TG051", ERROR, INPUT, "a mod names something its base game does not have (with the closest name)"),
+    Code("TG051", ERROR, INPUT, "a mod names something its base game does not have (with the closest name, or the "
+                                "rule that adds it: rules apply after the mod's own changes)"),
     Code("TG052", ERROR, INPUT, "a mod changes the cost of a unit no production rule buys (or several and none is "
                                 "`buy<Unit>`)"),
     Code("TG053", ERROR, INPUT, "a name a mod introduces is already taken, or cannot be a name"),

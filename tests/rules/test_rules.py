@@ -168,6 +168,35 @@ rules:
     assert '<option name="resource" value="Token"/>' in record.fragments[0]
 
 
+def test_a_change_naming_what_a_rule_adds_says_which_rule_and_that_rules_come_later(tmp_path, capsys, monkeypatch):
+    # Not "no unit type 'elite_infantry'; did you mean 'infantry'?": the name is right, the order is not.
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, mod(RULES_BASE, """\
+change:
+  units:
+    elite_infantry: {attack: 2}
+  attachments:
+    - {name: unitAttachment, attachTo: elite_infantry, options: {defense: 3}}
+rules:
+  - id: R7
+    text: Elite infantry.
+    add:
+      units: [elite_infantry]
+      attachments:
+        - {name: unitAttachment, attachTo: elite_infantry, class: UnitAttachment, type: unitType,
+           options: {movement: 1, attack: 1, defense: 2}}
+"""))
+    assert main(["build", "mod.yaml", "-o", "out"]) == 2
+    assert errors(capsys) == [
+        "mod.yaml:7:5: error[TG051]: the base game has no unit type 'elite_infantry': rule R7 (line 11) adds it, "
+        "and rules apply after the mod's own remove:, add: and change:",
+        "  hint: change it in rule R7 itself: a rule's own change: applies after its add:",
+        "mod.yaml:9:7: error[TG051]: the base game has no attachment 'unitAttachment' on 'elite_infantry': rule R7 "
+        "(line 11) adds it, and rules apply after the mod's own remove:, add: and change:",
+        "  hint: change it in rule R7 itself: a rule's own change: applies after its add:",
+    ]
+
+
 def test_macros_read_the_attachment_the_engine_keeps():
     """Global 1940 declares Russia's territoryAttachment twice; the engine (and every merge) uses the later."""
     from generator.rules.helpers import GameHelpers
