@@ -31,7 +31,9 @@ def run_validate(args) -> int:
     path = args.path
     source = display_path(path)
     engine = args.engine or "current"
+    inherited, note = [], None
     if path.endswith((".yaml", ".yml")):
+        from generator.build.basefindings import base_note, split_base_findings
         from generator.build.pipeline import compile_spec
 
         compiled = compile_spec(path)
@@ -40,6 +42,10 @@ def run_validate(args) -> int:
                                     position_of=compiled.position_of, map_dir=args.map_dir,
                                     game_file=compiled.game_file)
         diagnostics = sorted(compiled.warnings + diagnostics, key=Diagnostic.sort_key)
+        # a mod answers for what it changes and adds: the base game's own warnings are one line
+        diagnostics, inherited = split_base_findings(compiled, diagnostics, engine)
+        if inherited:
+            note = base_note(compiled, inherited)
     else:
         diagnostics = validate_file(path, engine=engine, map_dir=args.map_dir)
     errors = sum(1 for d in diagnostics if d.severity == "error")
@@ -49,12 +55,16 @@ def run_validate(args) -> int:
 
         report = {"file": source, "engine": engine, "errors": errors, "warnings": warnings,
                   "diagnostics": [d.as_json() for d in diagnostics]}
+        if note:
+            report["base_game_warnings"] = {"count": len(inherited), "note": note[len("note: "):]}
         print(json.dumps(report, indent=2, ensure_ascii=False))
     else:
         out = sys.stdout
         for diagnostic in diagnostics:
             print(diagnostic.format(), file=out)
         print(f"{_plural(errors, 'error')}, {_plural(warnings, 'warning')}", file=out)
+        if note:
+            print(note, file=out)
     if errors or (args.strict and warnings):
         return EXIT_ERRORS
     return EXIT_OK
