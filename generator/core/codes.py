@@ -161,6 +161,11 @@ _ALL = (
                                      "places no unit)", mixed=True),
     Code("TG160", WARNING, VALIDATION, "condition never used"),
     Code("TG161", WARNING, VALIDATION, "condition reads a game property the file does not declare"),
+    Code("TG162", WARNING, VALIDATION, "a number both engines load but make something else of: an attack or defense "
+                                       "below 0 or above the dice sides, a negative movement or one longer than any "
+                                       "route, a production rule giving no units"),
+    Code("TG163", ERROR, VALIDATION, "a number that breaks the game when played: a negative production cost (a purchase "
+                                     "pays the buyer)"),
     Code("TG170", WARNING, VALIDATION, "notification or victory key missing from notifications.properties (with "
                                        "`--map-dir` or a build's map folder)"),
     Code("TG180", WARNING, VALIDATION, "game property value of the wrong kind (1.9: boolean without `<boolean/>`)"),
