@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Iterator, NamedTuple
 
-from generator.core.diagnostics import Collector, Position, closest, closest_name
+from generator.core.diagnostics import Collector, Position, closest_name
 from generator.read.yamlio import LocatedDict, LocatedList
 from generator.spec.shapes import Raw, Section, Value
 
