@@ -18,15 +18,14 @@ def print_warnings(diagnostics: list[Diagnostic]) -> None:
         print(diagnostic.format(), file=sys.stderr)
 
 
-def _print_spec_warnings(compiled: CompiledGame, diagnostics: list[Diagnostic]) -> None:
-    """A mod's own warnings in full; the base game's (the modder did not write them) in one line."""
-    base = compiled.spec.base_path
-    own = [d for d in diagnostics if base is None or d.position.file == compiled.spec_path]
+def _print_spec_warnings(compiled: CompiledGame, diagnostics: list[Diagnostic], engine: str | None) -> None:
+    """A mod's own warnings in full; the base game's own (the modder did not write them) in one line."""
+    from generator.build.basefindings import base_note, split_base_findings
+
+    own, inherited = split_base_findings(compiled, diagnostics, engine or compiled.spec.engine)
     print_warnings(own)
-    inherited = len(diagnostics) - len(own)
     if inherited:
-        print(f"note: {inherited} warning(s) come from the base game {display_path(base)}; "
-              f"'triplea-gen validate {display_path(base)}' lists them", file=sys.stderr)
+        print(base_note(compiled, inherited), file=sys.stderr)
 
 
 def output_files(compiled: CompiledGame) -> dict[str, bytes]:
@@ -102,5 +101,5 @@ def build_spec(spec: str, outdir: str, engine: str | None = None,
     if not skip_validation:
         diagnostics = check_built_map_folder(compiled, files, outdir, engine, diagnostics)
     diagnostics = diagnostics + portable_name_warnings(compiled, files, outdir)
-    _print_spec_warnings(compiled, diagnostics)
+    _print_spec_warnings(compiled, diagnostics, engine)
     return compiled, write_outputs(outdir, files)

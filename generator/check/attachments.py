@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
+from generator.check import numbers
 from generator.check.catalog import AttachmentClass, OptionSpec
 from generator.check.catalog.grammar import Problem, java_int
 from generator.core.diagnostics import closest
@@ -318,7 +319,25 @@ class AttachmentChecks:
                 bounds = f"between {low} and {high}" if high is not None else f"at least {low}"
                 self.error("TG143", f"option '{name}' of {cls.name} '{attachment.name}' must be {bounds}, "
                            f"not {number}", element, f"write a number {bounds}")
+        if spec.sensible is not None:
+            self.check_sensible(spec.sensible, f"option '{name}' of {cls.name} '{attachment.name}' on "
+                                f"'{attachment.attach_to}'", full, element)
         self.note_option(spec, name, full, element, attachment, cls, targets)
+
+    def check_sensible(self, sensible, what: str, value: str, element) -> None:
+        """TG162 (warning) or TG163 (error, where the game breaks): a number the engines load but
+        make something else of."""
+        number = java_int(value)
+        if number is None:
+            return
+        if self.bounds is None:
+            self.bounds = numbers.game_bounds(self.root)
+        found = numbers.outside(sensible, number, self.bounds)
+        if found is not None:
+            where, meaning = found
+            code = "TG163" if sensible.severity == "error" else "TG162"
+            self.report(sensible.severity, code, f"{what} is {number}, {where}: {meaning}", element,
+                        numbers.expected(sensible, self.bounds))
 
     def note_option(self, spec, name, full, element, attachment, cls, targets):
         """Remember what later checks need: capitals, hit points, references, keys."""

@@ -77,6 +77,8 @@ CODES = {
     "TG159": ("error", "1.9: unitPlacement without quantity (warning for the current engine: no unit)"),
     "TG160": ("warning", "condition never used"),
     "TG161": ("warning", "condition reads a game property the file does not declare"),
+    "TG162": ("warning", "a number both engines load but make something else of"),
+    "TG163": ("error", "a number that breaks the game when played (a negative production cost)"),
     "TG170": ("warning", "notification or victory key missing from notifications.properties"),
     "TG176": ("warning", "victory trigger that never fires (the game property it needs is off)"),
     "TG180": ("warning", "game property value of the wrong kind"),
@@ -162,6 +164,7 @@ class _GameChecker(AttachmentChecks, StructureChecks, VictoryChecks):
         self.game_property_uses: list[tuple[str, etree._Element]] = []
         self.victory_options: list[tuple[etree._Element, bool]] = []  # (victory option, trigger has when)
         self.option_cache: dict[tuple[str, str], tuple] = {}
+        self.bounds: dict[str, int] | None = None  # diceSides, territories: read when first needed
 
     # ------------------------------------------------------------ reporting
 
@@ -435,9 +438,16 @@ class _GameChecker(AttachmentChecks, StructureChecks, VictoryChecks):
                                 ("repairRule", "repairRule", "repair rule")):
             for rule in production.iterfind(tag):
                 self.declare(kind, rule.get("name", ""), rule, what)
+                numbers = self.catalog.production_numbers
                 for cost in rule.iterfind("cost"):
                     self.require("resource", cost.get("resource", ""), cost, f"{what} '{rule.get('name')}'")
+                    if tag == "productionRule":
+                        self.check_sensible(numbers["cost"], f"the cost in {cost.get('resource')} of {what} "
+                                            f"'{rule.get('name')}'", cost.get("quantity", ""), cost)
                 for result in rule.iterfind("result"):
+                    if tag == "productionRule":
+                        self.check_sensible(numbers["result"], f"the quantity of '{result.get('resourceOrUnit')}' "
+                                            f"{what} '{rule.get('name')}' gives", result.get("quantity", ""), result)
                     target = result.get("resourceOrUnit", "")
                     if target and target not in self.names["resource"] and target not in self.names["unit"]:
                         self.error("TG122", f"unknown unit type or resource '{target}' in {what} "

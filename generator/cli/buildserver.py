@@ -34,8 +34,10 @@ REQUEST_SECONDS = 10  # to send a whole request after connecting
 
 def code_stamp() -> tuple:
     """Modification stamps of the code and templates the server has loaded."""
+    from generator.render.templates import TEMPLATES_DIR  # beside the package in a checkout, inside it in a wheel
+
     stamps = []
-    for root in (PACKAGE_DIR, os.path.join(os.path.dirname(PACKAGE_DIR), "templates")):
+    for root in (PACKAGE_DIR, str(TEMPLATES_DIR)):
         for folder, subfolders, files in os.walk(root):
             subfolders[:] = sorted(d for d in subfolders if d != "__pycache__")
             for name in sorted(files):

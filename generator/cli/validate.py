@@ -14,8 +14,8 @@ def register(subparsers) -> None:
                     "schema and the target engine's rules. Exit status: 0 no errors, 1 errors (or "
                     "warnings with --strict), 2 unusable input.")
     parser.add_argument("path", help="a game XML, or a .yaml/.yml spec")
-    parser.add_argument("--engine", choices=("1.9", "current"), default="current",
-                        help="the TripleA engine to check for (default: current)")
+    parser.add_argument("--engine", choices=("1.9", "current"),
+                        help="the TripleA engine to check for (default: a spec's engine:, else current)")
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output format")
     parser.add_argument("--strict", action="store_true", help="treat warnings as errors for the exit status")
     parser.add_argument("--map-dir", metavar="DIR",
@@ -30,29 +30,41 @@ def run_validate(args) -> int:
 
     path = args.path
     source = display_path(path)
+    engine = args.engine or "current"
+    inherited, note = [], None
     if path.endswith((".yaml", ".yml")):
+        from generator.build.basefindings import base_note, split_base_findings
         from generator.build.pipeline import compile_spec
 
         compiled = compile_spec(path)
-        diagnostics = validate_tree(compiled.tree, engine=args.engine, source=source,
+        engine = args.engine or compiled.spec.engine  # as build does: --engine wins, else the spec's
+        diagnostics = validate_tree(compiled.tree, engine=engine, source=source,
                                     position_of=compiled.position_of, map_dir=args.map_dir,
                                     game_file=compiled.game_file)
         diagnostics = sorted(compiled.warnings + diagnostics, key=Diagnostic.sort_key)
+        # a mod answers for what it changes and adds: the base game's own warnings are one line
+        diagnostics, inherited = split_base_findings(compiled, diagnostics, engine)
+        if inherited:
+            note = base_note(compiled, inherited)
     else:
-        diagnostics = validate_file(path, engine=args.engine, map_dir=args.map_dir)
+        diagnostics = validate_file(path, engine=engine, map_dir=args.map_dir)
     errors = sum(1 for d in diagnostics if d.severity == "error")
     warnings = len(diagnostics) - errors
     if args.format == "json":
         import json
 
-        report = {"file": source, "engine": args.engine, "errors": errors, "warnings": warnings,
+        report = {"file": source, "engine": engine, "errors": errors, "warnings": warnings,
                   "diagnostics": [d.as_json() for d in diagnostics]}
+        if note:
+            report["base_game_warnings"] = {"count": len(inherited), "note": note[len("note: "):]}
         print(json.dumps(report, indent=2, ensure_ascii=False))
     else:
         out = sys.stdout
         for diagnostic in diagnostics:
             print(diagnostic.format(), file=out)
         print(f"{_plural(errors, 'error')}, {_plural(warnings, 'warning')}", file=out)
+        if note:
+            print(note, file=out)
     if errors or (args.strict and warnings):
         return EXIT_ERRORS
     return EXIT_OK

@@ -82,7 +82,8 @@ _ALL = (
     Code("TG046", ERROR, INPUT, "a journal of an interrupted build whose files changed since (not the files that "
                                 "build put in place or kept): refused, nothing touched"),
     Code("TG050", ERROR, INPUT, "a mod's base game cannot be found (the hint says where it looked)"),
-    Code("TG051", ERROR, INPUT, "a mod names something its base game does not have (with the closest name)"),
+    Code("TG051", ERROR, INPUT, "a mod names something its base game does not have (with the closest name, or the "
+                                "rule that adds it: rules apply after the mod's own changes)"),
     Code("TG052", ERROR, INPUT, "a mod changes the cost of a unit no production rule buys (or several and none is "
                                 "`buy<Unit>`)"),
     Code("TG053", ERROR, INPUT, "a name a mod introduces is already taken, or cannot be a name"),
@@ -180,6 +181,11 @@ _ALL = (
                                      "places no unit)", mixed=True),
     Code("TG160", WARNING, VALIDATION, "condition never used"),
     Code("TG161", WARNING, VALIDATION, "condition reads a game property the file does not declare"),
+    Code("TG162", WARNING, VALIDATION, "a number both engines load but make something else of: an attack or defense "
+                                       "below 0 or above the dice sides, a negative movement or one longer than any "
+                                       "route, a production rule giving no units"),
+    Code("TG163", ERROR, VALIDATION, "a number that breaks the game when played: a negative production cost (a purchase "
+                                     "pays the buyer)"),
     Code("TG170", WARNING, VALIDATION, "notification or victory key missing from notifications.properties (with "
                                        "`--map-dir` or a build's map folder)"),
     Code("TG176", WARNING, VALIDATION, "a victory trigger that never fires: without `when` the game lacks `Triggered "

@@ -167,13 +167,19 @@ def display_path(path: str | os.PathLike) -> str:
 
 def closest(name: str, candidates) -> str:
     """A 'did you mean' suffix for hints, or an empty string."""
+    match = _closest(name, tuple(candidates))
+    return f"did you mean '{match}'?" if match else ""
+
+
+def closest_name(name: str, candidates) -> str | None:
+    """The candidate a misspelt name most likely meant, or None."""
     return _closest(name, tuple(candidates))
 
 
 @lru_cache(maxsize=512)
-def _closest(name: str, candidates: tuple) -> str:
+def _closest(name: str, candidates: tuple) -> str | None:
     # Cached: a warm process (watch, build server) meets the same unknown names on every rebuild.
     import difflib
 
     match = difflib.get_close_matches(name, candidates, n=1, cutoff=0.6)
-    return f"did you mean '{match[0]}'?" if match else ""
+    return match[0] if match else None

@@ -9,6 +9,7 @@ import yaml
 
 from generator.core.gcpause import collector_paused
 from generator.core.diagnostics import Diagnostic, DiagnosticError, Position, display_path
+from generator.read import yamlmessages
 from generator.read.safexml import read_input
 
 MAX_SPEC_BYTES = 16 * 1024 * 1024
@@ -259,14 +260,10 @@ def load_yaml_text(text: str | bytes, shown: str):
         with collector_paused():
             return _construct(loader, text, shown)
     except yaml.MarkedYAMLError as err:
-        mark = err.problem_mark or err.context_mark
-        message = err.problem or err.context or "invalid YAML"
-        if err.problem and err.context and err.context_mark is not None and mark is err.problem_mark:
-            where = err.context.replace("while parsing ", "").replace("while scanning ", "")
-            message += f" (in {where} that starts at line {err.context_mark.line + 1}, column " \
-                       f"{err.context_mark.column + 1})"
-        raise _located("TG020", f"YAML syntax error: {message}", shown, mark,
-                       "fix the YAML at this position (indentation, a missing ':' or an unclosed quote?)") from None
+        problem = yamlmessages.explain(err, text)
+        raise DiagnosticError([Diagnostic("TG020", f"YAML syntax error: {problem.message}",
+                                          Position(shown, problem.line + 1, problem.column + 1),
+                                          problem.hint)]) from None
     except yaml.reader.ReaderError as err:  # a character YAML does not allow: located at it
         before = text[:err.position]
         line = line_breaks(before) + 1

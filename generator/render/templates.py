@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from contextvars import ContextVar
 from functools import lru_cache
+from importlib import resources
 from pathlib import Path
 
 import jinja2
@@ -28,7 +29,18 @@ from generator.core.diagnostics import Position
 from generator.model.game import Game
 from generator.render.sandbox import CODE_STAMP, BoundedSandbox
 
-TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
+
+
+def _shipped_templates() -> Path:
+    """The templates/ folder: inside the package when installed from a wheel (setup.py maps the
+    checkout's top-level templates/ to generator/templates), beside it in a checkout."""
+    packaged = resources.files("generator").joinpath("templates")
+    if packaged.is_dir():
+        return Path(str(packaged))  # a wheel is installed unpacked, so this is a real folder
+    return Path(__file__).resolve().parents[2] / "templates"
+
+
+TEMPLATES_DIR = _shipped_templates()
 
 _ATTRIBUTE_ESCAPES = str.maketrans({
     "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;",

@@ -30,7 +30,7 @@ import jinja2
 from lxml import etree
 
 from generator.model import game as m
-from generator.core.diagnostics import Collector, DiagnosticError, Position, closest
+from generator.core.diagnostics import Collector, DiagnosticError, Position, closest, closest_name
 from generator.rules.fragments import merge_fragment, order_attachments
 from generator.rules.macros import (Macro, MacroError, NameIndex, check_value, identifier, load_macros,
                                      macro_environment)
@@ -113,10 +113,12 @@ def _expand_all(r: SpecReader, rules, game: m.Game, macros: dict[str, Macro]) ->
 
 def _expand_rule(r: SpecReader, body, pos: Position, game: m.Game, macros: dict[str, Macro],
                  index: NameIndex) -> RuleRecord | None:
-    r.check_keys(body, RULE_KEYS, "a rule")
+    # A misspelt key (wiht:) is the cause; what is then missing (the macro's parameters, the
+    # rule's text) only follows from it and is not reported.
+    misspelt = r.check_keys(body, RULE_KEYS, "a rule")
     at = body.position_of
-    rule_id = r.text(body.get("id"), "rule id", pos, required=True) or ""
-    text = r.text(body.get("text"), f"text of rule {rule_id}", pos, required=True) or ""
+    rule_id = r.text(body.get("id"), "rule id", pos, required="id" not in misspelt) or ""
+    text = r.text(body.get("text"), f"text of rule {rule_id}", pos, required="text" not in misspelt) or ""
     note = r.text(body.get("note"), f"note of rule {rule_id}", at("note")) or ""
     macro_name = r.text(body.get("use"), f"macro of rule {rule_id}", at("use"))
     status = r.text(body.get("status"), f"status of rule {rule_id}", at("status"))
@@ -128,6 +130,8 @@ def _expand_rule(r: SpecReader, body, pos: Position, game: m.Game, macros: dict[
     changes = [key for key in RULE_OVERLAY_KEYS if key in body]
     if changes:
         _apply_rule_changes(r, body, game, index)
+    if macro_name is None and "use" in misspelt:
+        return None
     if macro_name is None:
         if changes:
             record = RuleRecord(rule_id, text, status or "enforced", None, note, pos)
@@ -148,6 +152,8 @@ def _expand_rule(r: SpecReader, body, pos: Position, game: m.Game, macros: dict[
     record = RuleRecord(rule_id, text, status or macro.status, macro.name, note, pos)
     if macro.note:
         record.details.append(macro.note)
+    if misspelt & {"with", "for"}:
+        return record
     for loop_vars in _iterations(r, body.get("for"), at("for")):
         values = _parameters(r, macro, body.get("with"), at("with"), loop_vars, index, rule_id)
         if values is None:
@@ -231,17 +237,20 @@ def _parameters(r: SpecReader, macro: Macro, data, pos: Position, loop_vars: dic
     given = r.mapping(data, f"with of rule {rule_id}", pos)
     if given is None:
         return None
-    values, ok = {}, True
+    values, ok, misspelt = {}, True, set()
     for name in given:
         if name not in macro.params:
+            meant = closest_name(str(name), macro.params)
             r.error("TG062", f"macro '{macro.name}' has no parameter '{name}'", given.position_of(name),
-                    closest(str(name), macro.params) or f"its parameters: {', '.join(macro.params) or 'none'}")
+                    f"did you mean '{meant}'?" if meant else f"its parameters: {', '.join(macro.params) or 'none'}")
+            misspelt.add(meant)
             ok = False
     for name, param in macro.params.items():
         if name not in given:
             if param.required:
-                r.error("TG062", f"macro '{macro.name}' needs parameter '{name}' ({param.type})", pos,
-                        param.doc or f"add {name}: under with:")
+                if name not in misspelt:  # a misspelt parameter is reported once, above
+                    r.error("TG062", f"macro '{macro.name}' needs parameter '{name}' ({param.type})", pos,
+                            param.doc or f"add {name}: under with:")
                 ok = False
             else:
                 values[name] = param.default

@@ -46,6 +46,7 @@ from pathlib import Path
 import jinja2
 
 from generator.core.datacache import load_yaml_text
+from generator.read import yamlmessages
 from generator.core.diagnostics import Position, closest, display_path
 from generator.render.templates import TEMPLATES_DIR, environment
 from generator.rules import effects
@@ -237,10 +238,13 @@ def _header(path: Path, text: str) -> dict:
 
     try:
         header = load_yaml_text(text) or {}
+    except yaml.MarkedYAMLError as err:
+        problem = yamlmessages.explain(err, text)
+        raise MacroError(path, f"the header is not valid YAML: {problem.message}", 2 + problem.line,
+                         f"{problem.hint}; the header is YAML between {{#--- and ---#}}") from None
     except yaml.YAMLError as err:
-        mark = getattr(err, "problem_mark", None)
-        raise MacroError(path, f"the header is not valid YAML: {getattr(err, 'problem', None) or err}",
-                         2 + (mark.line if mark else 0), "the header is YAML between {#--- and ---#}") from None
+        raise MacroError(path, f"the header is not valid YAML: {err}", 2,
+                         "the header is YAML between {#--- and ---#}") from None
     if not isinstance(header, dict) or not isinstance(header.get("params") or {}, dict):
         raise MacroError(path, "the header must be a mapping (description:, params: {name: {type: ...}})", 2)
     return {**header, "params": header.get("params") or {}}

@@ -58,13 +58,14 @@ def read_mod(data: LocatedDict, source: str, spec_dir: Path, collector: Collecto
                        r.text(header.get("version"), "mod version", header.pos) or game.info.version, header.pos)
     if "rename" in data:
         apply_renames(r, game, data["rename"], data.position_of("rename"), is_mod_of_map=map_name is not None)
-    apply_changes(r, game, data, data.position_of)
+    apply_changes(r, game, data, data.position_of, later_rules=data.get("rules"))
     return game, path
 
 
-def apply_changes(r: SpecReader, game: m.Game, sections: dict, position_of) -> None:
-    """remove:, replace:, add:, change:, then place: (a mod's, or one rule's own)."""
-    overlay = _Overlay(r, game)
+def apply_changes(r: SpecReader, game: m.Game, sections: dict, position_of, later_rules=None) -> None:
+    """remove:, replace:, add:, change:, then place: (a mod's, or one rule's own). later_rules: the
+    mod's rules: (raw), which apply afterwards; a name only they make is then said to be theirs."""
+    overlay = _Overlay(r, game, later_rules)
     if "remove" in sections:
         overlay.remove(sections["remove"], position_of("remove"))
     if "replace" in sections:
@@ -140,24 +141,41 @@ def set_options(attachment: m.Attachment, new_options: list[m.Option]) -> None:
 
 
 class _Overlay:
-    def __init__(self, r: SpecReader, game: m.Game):
+    def __init__(self, r: SpecReader, game: m.Game, later_rules=None):
         self.r = r
         self.game = game
+        self.later_rules = later_rules if isinstance(later_rules, list) else []
 
     # --- look-ups -------------------------------------------------------------------------------------------
 
     def known(self, kind: str, name: str, names, pos: Position) -> bool:
         if name in names:
             return True
+        if self._made_by_a_rule(f"{kind} '{name}'", name, pos):
+            return False
         suggestion = closest(name, names)
         self.r.error("TG051", f"the base game has no {kind} '{name}'", pos,
                      suggestion or f"check the spelling against the base game's {kind}s")
         return False
 
+    def _made_by_a_rule(self, what: str, name: str, pos: Position) -> bool:
+        """Reports (TG051) that a later rule makes the name, when one does: the plain "the base game
+        has no ..." would send the modder hunting for a misspelling."""
+        made = rule_making(self.later_rules, name)
+        if made is None:
+            return False
+        rule_id, line = made
+        self.r.error("TG051", f"the base game has no {what}: rule {rule_id} (line {line}) adds it, and rules "
+                     "apply after the mod's own remove:, add: and change:", pos,
+                     f"change it in rule {rule_id} itself: a rule's own change: applies after its add:")
+        return True
+
     def attachment(self, name: str, attach_to: str, pos: Position) -> m.Attachment | None:
         found = effective_attachment(self.game, name, attach_to)
         if found is not None:
             return found
+        if self._made_by_a_rule(f"attachment '{name}' on '{attach_to}'", attach_to, pos):
+            return None
         candidates = [f"{a.name} on {a.attach_to}" for a in self.game.attachments or []]
         suggestion = closest(f"{name} on {attach_to}", candidates)
         self.r.error("TG051", f"the base game has no attachment '{name}' on '{attach_to}'", pos,
@@ -383,3 +401,24 @@ def _pairs(r: SpecReader, data: Raw, pos: Position):
             yield r.text(item[0], "territory", ipos, True), r.text(item[1], "territory", ipos, True), ipos
         else:
             r.error("TG031", "each removed connection must be a pair [a, b]", ipos, "write [Territory A, Territory B]")
+
+
+def rule_making(rules: list, name: str) -> tuple[str, int] | None:
+    """(id, line) of the first rule whose add: or with: names `name` (a key or a value anywhere in
+    them): a name the base game lacks that a rule writes there is one the rule makes."""
+    for rule in rules:
+        if not isinstance(rule, dict):
+            continue
+        for key in ("add", "with"):
+            if key in rule and _names(rule[key], name):
+                position = rule.pos if isinstance(rule, LocatedDict) else Position("")
+                return str(rule.get("id")), position.line
+    return None
+
+
+def _names(value, name: str) -> bool:
+    if isinstance(value, dict):
+        return any(key == name or _names(item, name) for key, item in value.items())
+    if isinstance(value, list):
+        return any(_names(item, name) for item in value)
+    return value == name

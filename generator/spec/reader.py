@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Iterator, NamedTuple
 
-from generator.core.diagnostics import Collector, Position, closest
+from generator.core.diagnostics import Collector, Position, closest_name
 from generator.read.yamlio import LocatedDict, LocatedList
 from generator.spec.shapes import Raw, Section, Value
 
@@ -47,12 +47,18 @@ class SpecReader:
         """A declared section: a mapping (null reads as empty) whose keys are checked against the declaration."""
         return self.mapping(data, what or declared.name, pos, declared.names)
 
-    def check_keys(self, data: LocatedDict, allowed, what: str) -> None:
+    def check_keys(self, data: LocatedDict, allowed, what: str) -> set[str]:
+        """Reports each unknown key; returns the allowed keys that are missing but were probably
+        meant by one (a misspelling), so the caller can leave out errors that only follow from it."""
+        meant = set()
         for key in data:
             if key not in allowed:
-                suggestion = closest(str(key), allowed)
+                suggestion = closest_name(str(key), allowed)
                 self.error("TG030", f"unknown key '{key}' in {what}", data.position_of(key),
-                           suggestion or f"allowed keys: {', '.join(allowed)}")
+                           f"did you mean '{suggestion}'?" if suggestion else f"allowed keys: {', '.join(allowed)}")
+                if suggestion is not None and suggestion not in data:
+                    meant.add(suggestion)
+        return meant
 
     def sequence(self, data: Raw, what: str, pos: Position) -> LocatedList | None:
         if data is None:

@@ -746,3 +746,22 @@ def test_injected_faults_are_refused_by_the_real_engine(tmp_path: Path):
         if ours == result.ok:
             disagreements.append(f"{fault.id}: engine ok={result.ok} ({result.error}), we report errors={ours}")
     assert disagreements == []
+
+
+def test_cli_validates_a_spec_for_its_own_engine(tmp_path: Path, capsys, monkeypatch):
+    # A spec that says engine: "1.9" is checked for 1.9, as build does; --engine still wins.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "game.xml").write_text(
+        mutated('<option name="transportCapacity" value="5"/>', '<option name="isFirstStrike" value="true"/>'),
+        encoding="utf-8")
+    assert main(["import", "game.xml", "-o", "spec.yaml"]) == 0
+    spec = tmp_path / "spec.yaml"
+    spec.write_text('engine: "1.9"\n' + spec.read_text(encoding="utf-8"), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["validate", "--format", "json", "spec.yaml"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["engine"] == "1.9"
+    assert [d["message"] for d in report["diagnostics"]] == [
+        "option 'isFirstStrike' of UnitAttachment 'unitAttachment' exists only in the current engine"]
+    assert main(["validate", "--engine", "current", "spec.yaml"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "0 errors, 0 warnings"

@@ -93,6 +93,35 @@ rules:
     assert not (tmp_path / "out").exists()
 
 
+def test_a_misspelt_key_is_the_only_error_not_what_follows_from_it(tmp_path, capsys, monkeypatch):
+    # wiht: leaves the macro without parameters, playr: leaves it without player; saying that the
+    # macro needs them would only repeat the cause, and the cause would come last.
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, mod(RULES_BASE, """\
+rules:
+  - id: R1
+    text: A misspelt with.
+    use: national_penalty
+    wiht: {player: Russians, amount: 3}
+  - id: R2
+    text: A misspelt parameter.
+    use: national_penalty
+    with: {playr: Russians, amount: 3}
+  - id: R3
+    txet: A misspelt text.
+    status: notes
+"""))
+    assert main(["build", "mod.yaml", "-o", "out"]) == 2
+    assert errors(capsys) == [
+        "mod.yaml:9:5: error[TG030]: unknown key 'wiht' in a rule",
+        "  hint: did you mean 'with'?",
+        "mod.yaml:13:12: error[TG062]: macro 'national_penalty' has no parameter 'playr'",
+        "  hint: did you mean 'player'?",
+        "mod.yaml:15:5: error[TG030]: unknown key 'txet' in a rule",
+        "  hint: did you mean 'text'?",
+    ]
+
+
 def test_a_macro_the_game_cannot_serve_is_an_error_at_the_rule(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     write(tmp_path, mod(FRONTIER, """\
@@ -167,6 +196,35 @@ rules:
         "enforces it, while the game notes say \"NOT ENFORCED: play by honour\"",
         f"{spec}:12:5: warning[TG220]: rule R2 says status: notes, but its macro 'national_objective' changes the "
         "game: the engine enforces it, while the game notes say \"NOT ENFORCED: play by honour\""]
+
+
+def test_a_change_naming_what_a_rule_adds_says_which_rule_and_that_rules_come_later(tmp_path, capsys, monkeypatch):
+    # Not "no unit type 'elite_infantry'; did you mean 'infantry'?": the name is right, the order is not.
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, mod(RULES_BASE, """\
+change:
+  units:
+    elite_infantry: {attack: 2}
+  attachments:
+    - {name: unitAttachment, attachTo: elite_infantry, options: {defense: 3}}
+rules:
+  - id: R7
+    text: Elite infantry.
+    add:
+      units: [elite_infantry]
+      attachments:
+        - {name: unitAttachment, attachTo: elite_infantry, class: UnitAttachment, type: unitType,
+           options: {movement: 1, attack: 1, defense: 2}}
+"""))
+    assert main(["build", "mod.yaml", "-o", "out"]) == 2
+    assert errors(capsys) == [
+        "mod.yaml:7:5: error[TG051]: the base game has no unit type 'elite_infantry': rule R7 (line 11) adds it, "
+        "and rules apply after the mod's own remove:, add: and change:",
+        "  hint: change it in rule R7 itself: a rule's own change: applies after its add:",
+        "mod.yaml:9:7: error[TG051]: the base game has no attachment 'unitAttachment' on 'elite_infantry': rule R7 "
+        "(line 11) adds it, and rules apply after the mod's own remove:, add: and change:",
+        "  hint: change it in rule R7 itself: a rule's own change: applies after its add:",
+    ]
 
 
 def test_macros_read_the_attachment_the_engine_keeps():

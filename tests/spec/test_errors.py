@@ -15,9 +15,13 @@ EXAMPLE = REPO / "rules_yaml" / "frontier_1939.yaml"
 CASES = {
     "malformed": (
         "info: {name: Broken, version: '1.0'\nmap: {}\n",
-        "spec.yaml:2:1: error[TG020]: YAML syntax error: did not find expected ',' or '}' "
-        "(in a flow mapping that starts at line 1, column 7)",
-        "hint: fix the YAML at this position"),
+        "spec.yaml:2:1: error[TG020]: YAML syntax error: the {...} mapping that starts at line 1, column 7 is not "
+        "closed: '}' or a ',' between entries is missing",
+        "hint: close the mapping with '}' and separate its entries with ','"),
+    "tab-indented": (
+        "info:\n\tname: X\n",
+        "spec.yaml:2:1: error[TG020]: YAML syntax error: line 2 starts with a tab; YAML indents with spaces only",
+        "hint: replace the tab with spaces"),
     "unknown-section": (
         "info: {name: X, version: '1.0'}\nterritorys:\n  A: {}\n",
         "spec.yaml:2:1: error[TG030]: unknown key 'territorys' in the spec",

@@ -27,6 +27,23 @@ def normalise_engine(engine: str) -> str:
 
 
 @dataclass(frozen=True)
+class Sensible:
+    """The numbers an option or a production rule can mean, and what the engines make of the rest.
+    A bound is a number, None (open), or a word the game sets: 'diceSides', 'territories'."""
+    low: object
+    high: object
+    below: str = ""
+    above: str = ""
+    severity: str = "warning"
+
+    @classmethod
+    def read(cls, raw: dict) -> Sensible:
+        low, high = raw["range"]
+        return cls(low, high, str(raw.get("below", "")), str(raw.get("above", "")),
+                   str(raw.get("severity", "warning")))
+
+
+@dataclass(frozen=True)
 class OptionSpec:
     name: str
     grammar: object  # str | tuple[str, ...]; the current engine's form
@@ -36,6 +53,7 @@ class OptionSpec:
     write_only: bool = False
     empty_ok: bool = False
     range: tuple | None = None
+    sensible: Sensible | None = None  # numbers that load but mean something else (a warning)
     count: str = ""
     note: str = ""
     effective_on: str = ""
@@ -110,6 +128,7 @@ class Catalog:
     properties: dict[str, PropertySpec]
     property_patterns: dict[str, PropertySpec]  # "{player} bid" -> spec
     renamed_properties: dict[str, str]  # lower-cased old name -> new name
+    production_numbers: dict[str, Sensible] = field(default_factory=dict)  # "cost"/"result" -> range
 
     def attachment_class(self, java_class: str, engine: str) -> AttachmentClass | None:
         """The class a javaClass names for `engine`, or None."""
@@ -162,6 +181,7 @@ def _option(name: str, raw: dict, property_targets: dict) -> OptionSpec:
         name, grammar, grammar_19, engines, default=None if default is None else str(default),
         repeats=bool(raw.get("repeats")), write_only=bool(raw.get("write_only")),
         empty_ok=bool(raw.get("empty_ok")), range=value_range, count=str(raw.get("count", "")),
+        sensible=Sensible.read(raw["sensible"]) if "sensible" in raw else None,
         note=str(raw.get("note", "")), effective_on=str(raw.get("effective_on", "")),
         target=str(raw.get("target", "")), checkers=checkers)
 
@@ -211,6 +231,7 @@ def load_catalog() -> Catalog:
         legacy_option_names={k.lower(): v for k, v in attachments["legacy_option_names"].items()},
         dropped_options=dropped,
         property_targets=property_targets,
+        production_numbers={tag: Sensible.read(raw) for tag, raw in gameplay["production_numbers"].items()},
         delegates=gameplay["delegates"],
         legacy_delegates=gameplay["legacy_delegates"],
         delegate_package=gameplay["delegate_package"],

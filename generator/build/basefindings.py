@@ -1,0 +1,69 @@
+"""A mod answers for what it changes and adds, not for its base game's own warnings.
+
+An untouched Global 1940 has 18 warnings of its own (unused conditions, properties no engine
+reads); every mod of it would print them and fail `validate --strict`. A warning of a mod's game
+is the base's own when validating the base game alone, for the same engine, gives it too: same
+code, at the same place of the base file, same message (line numbers in the message aside: they
+count lines of the game as built). A warning the mod causes at a base element (a condition it
+left unused) is the mod's. The base is validated once per process and engine (watch and the
+build server rebuild often)."""
+from __future__ import annotations
+
+import os
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from generator.core.diagnostics import Diagnostic, display_path
+
+if TYPE_CHECKING:
+    from generator.build.pipeline import CompiledGame
+
+_LINE = re.compile(r"\bline [0-9]+")
+
+
+def split_base_findings(compiled: CompiledGame, diagnostics: list[Diagnostic],
+                        engine: str) -> tuple[list[Diagnostic], list[Diagnostic]]:
+    """(the mod's own diagnostics, the base game's own warnings) of a built spec."""
+    base = compiled.spec.base_path
+    if base is None:
+        return diagnostics, []
+    known = _base_warnings(str(base), *_stamp(base), engine)
+    own, inherited = [], []
+    for diagnostic in diagnostics:
+        (inherited if _key(diagnostic) in known else own).append(diagnostic)
+    return own, inherited
+
+
+def base_note(compiled: CompiledGame, inherited: list[Diagnostic]) -> str:
+    """The one line that stands for the base game's own warnings."""
+    base = display_path(compiled.spec.base_path)
+    return (f"note: {len(inherited)} warning(s) come from the base game {base} itself and are not counted "
+            f"against the mod; 'triplea-gen validate {base}' lists them")
+
+
+def _key(diagnostic: Diagnostic) -> tuple:
+    where = diagnostic.position
+    return diagnostic.code, diagnostic.severity, where.file, where.line, _LINE.sub("line N", diagnostic.message)
+
+
+def _stamp(path: Path) -> tuple[int, int]:
+    info = os.stat(path)
+    return info.st_mtime_ns, info.st_size
+
+
+@lru_cache(maxsize=16)
+def _base_warnings(path: str, _mtime: int, _size: int, engine: str) -> frozenset:
+    """The keys of the base game's own warnings (validated alone: its errors would stop the mod anyway)."""
+    from generator.check.validate import validate_file, validate_tree
+
+    if path.endswith((".yaml", ".yml")):  # a base that is a spec itself: built as `validate` builds it
+        from generator.build.pipeline import compile_spec
+
+        base = compile_spec(path)
+        found = base.warnings + validate_tree(base.tree, engine=engine, source=base.spec_path,
+                                              position_of=base.position_of)
+    else:
+        found = validate_file(path, engine=engine)
+    return frozenset(_key(d) for d in found if d.severity == "warning")
