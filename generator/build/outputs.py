@@ -6,7 +6,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator.core.diagnostics import EXIT_ERRORS, Diagnostic, DiagnosticError, display_path
+from generator.core.diagnostics import EXIT_ERRORS, Diagnostic, DiagnosticError, Position, display_path
+from generator.mapgen.values import MAP_OUTPUT
 from generator.write.writer import safe_name, write_outputs
 
 if TYPE_CHECKING:  # `import` needs none of the build pipeline: the command line stays quick to start
@@ -76,15 +77,60 @@ def check_built_map_folder(compiled: CompiledGame, files: dict[str, bytes], outd
     from generator.check.mapfolder import build_map_folder, check_map_folder
 
     target = engine or compiled.spec.engine
-    folder = build_map_folder(files, outdir, compiled.spec.base_path, target)
+    installed = None if compiled.spec.base_path else installed_map_content(compiled)
+    folder = build_map_folder(files, outdir, compiled.spec.base_path or installed, target)
     if folder is None:
-        return diagnostics
+        # Inside TripleA's maps folder the client lists the game and fails when it is opened: refused.
+        # Elsewhere (a scratch output folder, the XML to be copied into an installed map by hand) the
+        # same words as a warning, so that nobody copies the folder there as it is.
+        refused = _is_maps_folder(Path(outdir), Path(compiled.spec_path).parent)
+        problem = _no_map_to_open(compiled, files, "error" if refused else "warning")
+        if not refused:
+            return sorted(diagnostics + [problem], key=Diagnostic.sort_key)
+        raise DiagnosticError(sorted(diagnostics + [problem], key=Diagnostic.sort_key), EXIT_ERRORS)
     found = check_map_folder(compiled.tree.getroot(), folder, engine=target, position_of=compiled.position_of,
                              game_file=compiled.game_file)
     diagnostics = sorted(diagnostics + found, key=Diagnostic.sort_key)
     if any(d.severity == "error" for d in found):
         raise DiagnosticError(diagnostics, EXIT_ERRORS)
     return diagnostics
+
+
+def installed_map_content(compiled: CompiledGame) -> Path | None:
+    """For a game without a map of its own: a game XML path inside the installed map folder its
+    mapName names (TRIPLEA_MAPS, downloadedMaps, beside the spec), whose files the client will use."""
+    from generator.spec.basegame import installed_map_folder
+
+    folder = installed_map_folder(compiled.game.property_value("mapName"), Path(compiled.spec_path).parent)
+    return folder / "games" / compiled.game_file if folder is not None else None
+
+
+def _is_maps_folder(outdir: Path, spec_dir: Path) -> bool:
+    """A folder the desktop client reads maps from: TripleA's downloadedMaps, or one on TRIPLEA_MAPS."""
+    from generator.spec.basegame import map_search_path
+
+    try:
+        where = outdir.resolve()
+        return outdir.name == "downloadedMaps" or any(where == folder.resolve() for folder in
+                                                      map_search_path(spec_dir)[:-1])  # not the spec's own folder
+    except OSError:
+        return False
+
+
+def _no_map_to_open(compiled: CompiledGame, files: dict[str, bytes], severity: str) -> Diagnostic:
+    from generator.spec.basegame import map_search_path
+
+    map_folder = next(path for path in files if path.endswith(".xml") and "/games/" in path).split("/", 1)[0]
+    map_name = compiled.game.property_value("mapName")
+    prop = compiled.game.find_property("mapName")
+    where = getattr(prop, "pos", None) or compiled.game.pos or Position(compiled.spec_path)
+    looked = ", ".join(display_path(folder) for folder in map_search_path(Path(compiled.spec_path).parent))
+    return Diagnostic(
+        MAP_OUTPUT, f"the output folder's {map_folder}/ is a map folder the desktop "
+        f"client cannot open: the game draws no map (`map:` has no hexes, squares, sites or polygons) and no "
+        f"installed map '{map_name or map_folder}' was found to go with it (looked in {looked})", where,
+        "draw the board in `map:` (README \"Drawing a map\"; `triplea-gen new NAME` starts with one), or set "
+        "TRIPLEA_MAPS to the folder holding that map, or build into it (-o ~/triplea/downloadedMaps)", severity)
 
 
 def build_spec(spec: str, outdir: str, engine: str | None = None,

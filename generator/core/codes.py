@@ -300,7 +300,9 @@ _ALL = (
     Code("TG513", ERROR, GEOMETRY, "extra/blocked connections naming unknown territories (warning: blocking two "
                                    "territories that do not touch)", mixed=True),
     Code("TG515", ERROR, GEOMETRY, "a site or polygon left without area"),
-    Code("TG520", ERROR, GEOMETRY, "mapName not the map folder's name; impassable territory without isImpassable"),
+    Code("TG520", ERROR, GEOMETRY, "mapName not the map folder's name; impassable territory without isImpassable; "
+                                   "a build that would leave a map folder the client cannot open (no drawn map, none "
+                                   "installed; a warning outside TripleA's maps folder)", mixed=True),
 )
 
 CODES: dict[str, Code] = {entry.code: entry for entry in _ALL}

@@ -14,6 +14,10 @@ from PIL import Image
 MIN_SIDE = 200  # pixels: smaller than this, no map can be judged
 MAX_DOMINANT_SHARE = 0.80  # one colour (an empty panel, the X screen's black) covers more
 MIN_COLOURS = 24  # distinct colours after coarse quantisation; a dialog of text has a few
+# The share of the map panel the map itself must cover: a map drawn too small for the window
+# leaves the panel's plain background below and to the right of it (a 560 x 420 map in the
+# 1280 x 1024 client covers about 28 %).
+MIN_COVERAGE = 0.6
 _SAMPLE_WIDTH = 400  # pictures are scaled down to this for speed; the verdict does not need detail
 _QUANTUM = 16  # colour channels in steps of 16: antialiasing and JPEG noise do not count as colours
 
@@ -26,10 +30,13 @@ class PictureVerdict:
     colours: int  # distinct colours, quantised
     dominant_share: float  # share of the commonest (quantised) colour
     reason: str  # why not a map; "" when it is one
+    coverage: float = 1.0  # share of the picture the map covers (less the plain margin right and below)
 
     def summary(self) -> str:
         facts = (f"{self.width}x{self.height}, {self.colours} colours, "
                  f"commonest colour {self.dominant_share:.0%} of the picture")
+        if self.coverage < 1:
+            facts += f", map covers {self.coverage:.0%} of the panel"
         return f"looks like a map ({facts})" if self.plausible_map else f"not a map: {self.reason} ({facts})"
 
 
@@ -43,15 +50,41 @@ def judge_picture(picture: Image.Image) -> PictureVerdict:
     counts = coarse.getcolors(coarse.width * coarse.height) or []
     colours = len(counts)
     dominant = max((count for count, _ in counts), default=0) / max(1, coarse.width * coarse.height)
+    coverage = map_coverage(sample)
     if min(width, height) < MIN_SIDE:
         reason = f"only {width}x{height} pixels"
     elif dominant > MAX_DOMINANT_SHARE:
         reason = "one colour covers almost everything (an empty frame, or a dialog on a bare screen)"
     elif colours < MIN_COLOURS:
         reason = "too few colours for land, sea, borders and units (a dialog or a blank panel)"
+    elif coverage < MIN_COVERAGE:
+        reason = "the map fills only a corner of the window (drawn too small for the client)"
     else:
         reason = ""
-    return PictureVerdict(not reason, width, height, colours, dominant, reason)
+    return PictureVerdict(not reason, width, height, colours, dominant, reason, coverage)
+
+
+def map_coverage(picture: Image.Image) -> float:
+    """The client draws the map from the panel's top-left corner; where the map is smaller than
+    the panel, whole rows at the bottom and whole columns at the right are the panel's plain
+    background (the colour of the bottom-right pixel). The share left after cutting them off."""
+    pixels = picture.convert("RGB").load()
+    width, height = picture.size
+    background = pixels[width - 1, height - 1]
+
+    def plain_row(y: int) -> bool:
+        return all(pixels[x, y] == background for x in range(width))
+
+    def plain_column(x: int) -> bool:
+        return all(pixels[x, y] == background for y in range(height))
+
+    rows = height
+    while rows > 0 and plain_row(rows - 1):
+        rows -= 1
+    columns = width
+    while columns > 0 and plain_column(columns - 1):
+        columns -= 1
+    return (rows * columns) / max(1, width * height)
 
 
 def judge_screenshot(png: Path, map_panel: list[int] | None = None) -> PictureVerdict:

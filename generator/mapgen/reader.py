@@ -14,16 +14,18 @@ from generator.mapgen import colors, values as v
 from generator.mapgen.features import read_features
 from generator.mapgen.freeshapes import read_polygons, read_sites
 from generator.mapgen.gridspec import read_grid
+from generator.mapgen.scaling import client_scale, scaled_geometry, scaled_size, too_large
 from generator.mapgen.shapes import IMPASSABLE, LAND, SEA, MapGeometry, Region, Style
 from generator.mapgen.topology import ordered_connections
 
 LAYOUT_KEYS = ("hexes", "squares", "sites", "polygons")
 STYLE_KEYS = ("land", "sea", "impassable", "background", "border", "label", "seaLabel", "labels",
-              "production", "fontSize", "unitScale", "unitImages", "players", "boxes")
+              "production", "fontSize", "unitScale", "mapScale", "unitImages", "players", "boxes")
 _STYLE_COLORS = {"land": "land", "sea": "sea", "impassable": "impassable", "background": "background",
                  "border": "border", "label": "label", "seaLabel": "sea_label"}
-# The unit scales map makers use; the engine's unit images are 48 pixels before scaling.
-UNIT_SCALES = (1.25, 1.0, 0.875, 0.8333, 0.75, 0.6666, 0.5625, 0.5)
+# The unit scales map makers use; the engine's unit images are 48 pixels before scaling. A spec
+# may ask for 1.25 by hand; chosen automatically, counters are at most the engine's own size.
+UNIT_SCALES = (1.0, 0.875, 0.8333, 0.75, 0.6666, 0.5625, 0.5)
 UNIT_IMAGE_SIZE = 48
 
 
@@ -90,10 +92,18 @@ def read_geometry(r, section) -> MapGeometry | None:
     features = read_features(r, section["lines"], at("lines"), regions, grid) if "lines" in section else []
     if v.error_count(r) > errors_before:
         return None
+    geometry = MapGeometry(layout, width, height, regions, ordered_connections(pairs, names), style, blocked,
+                           cell_size, "sea" if layout == "sites" else "none", at(layout), cells, features, barriers)
+    factor = style.map_scale if style.map_scale is not None else client_scale(width, height, cell_size)
+    if too_large(width, height, factor):
+        new_width, new_height = scaled_size(width, height, factor)
+        r.error(v.BAD_VALUE, f"style mapScale {factor} would draw the map {new_width} x {new_height} pixels; too large",
+                at("style"), f"keep each side under {v.MAX_SIDE} and the map under {v.MAX_PIXELS:,} pixels")
+        return None
+    geometry = scaled_geometry(geometry, factor)
     if style.unit_scale is None:
-        style = _with_unit_scale(style, cell_size)
-    return MapGeometry(layout, width, height, regions, ordered_connections(pairs, names), style, blocked,
-                       cell_size, "sea" if layout == "sites" else "none", at(layout), cells, features, barriers)
+        geometry = replace(geometry, style=_with_unit_scale(style, geometry.cell_size))
+    return geometry
 
 
 def _warn_lone_territories(r, regions: list[Region], pairs, style: Style, pos: Position) -> None:
@@ -180,6 +190,8 @@ def read_style(r, data, pos: Position) -> Style | None:
         fields["font_size"] = v.number(r, section["fontSize"], "style fontSize", at("fontSize"), 6, 72, True)
     if "unitScale" in section and section["unitScale"] != "auto":
         fields["unit_scale"] = v.number(r, section["unitScale"], "style unitScale", at("unitScale"), 0.25, 2.0)
+    if "mapScale" in section and section["mapScale"] != "auto":
+        fields["map_scale"] = v.number(r, section["mapScale"], "style mapScale", at("mapScale"), 0.25, 4.0)
     players = r.mapping(section.get("players"), "style players", at("players")) or {}
     fields["player_colors"] = tuple(
         (str(player), v.color(r, colour, f"colour of {player}", players.position_of(player)))

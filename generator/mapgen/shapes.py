@@ -27,6 +27,9 @@ class Style:
     production: bool = True
     font_size: int = 14
     unit_scale: float | None = None  # None: chosen from the territory size
+    # Pixels of the drawn map per pixel of the spec's coordinates; None: chosen so that the map
+    # fills the client's map area (see mapgen/scaling.py).
+    map_scale: float | None = None
     unit_images: bool = True
     player_colors: tuple[tuple[str, str], ...] = ()  # (player, RRGGBB) from the spec
     player_positions: tuple[tuple[str, Position], ...] = field(default=(), compare=False)  # for warnings

@@ -43,3 +43,15 @@ def find_base(map_name: str | None, game_file: str | None, spec_dir: Path) -> tu
                 return None, f"{games} has no {game_file}; it has: " + ", ".join(
                     sorted(p.name for p in games.glob("*.xml")))
     return None, "looked in " + ", ".join(searched) + " (set TRIPLEA_MAPS to the folder holding your maps)"
+
+
+def installed_map_folder(map_name: str | None, spec_dir: Path) -> Path | None:
+    """The content folder (the one holding polygons.txt) of the installed map called map_name."""
+    if not map_name:
+        return None
+    for folder in map_search_path(spec_dir):
+        for name in _map_folder_names(map_name):
+            for content in (folder / name / "map", folder / name):
+                if (content / "polygons.txt").is_file():
+                    return content
+    return None

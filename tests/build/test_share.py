@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import threading
 import time
 import zipfile
@@ -21,6 +22,7 @@ from generator.build.package import safe_extract, zip_bytes
 from generator.read.yamlio import load_yaml_file, load_yaml_text
 
 EXAMPLE = PLAIN_GAME
+FRONTIER = REPO / "rules_yaml" / "frontier_1939.yaml"
 needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason=SHARED_MISSING)
 
 G40_MOD = """\
@@ -355,8 +357,40 @@ def test_new_game_scaffold_builds_and_validates(tmp_path, capsys):
     assert status == 0 and Path(out.strip()).name == "my_little_war.yaml"
     assert main(["build", str(tmp_path / "my_little_war.yaml"), "-o", str(tmp_path / "out")]) == 0
     assert main(["validate", str(tmp_path / "my_little_war.yaml"), "--engine", "1.9"]) == 0
+    # A whole map folder the desktop client opens (it used to be the XML and map.yml alone, and the
+    # client stopped with "Unable to load expected resource: polygons.txt").
+    folder = tmp_path / "out" / "my_little_war"
+    for engine in ("1.9", "current"):
+        assert main(["validate", str(folder / "map" / "games" / "my_little_war.xml"), "--engine", engine,
+                     "--map-dir", str(folder)]) == 0
+    assert {"polygons.txt", "centers.txt", "place.txt", "map.properties"} <= {p.name for p in (folder / "map").iterdir()}
+    _, _, err = _run(capsys, "build", str(tmp_path / "my_little_war.yaml"), "-o", str(tmp_path / "out"))
+    assert "warning" not in err
     status, _, err = _run(capsys, "new", "My Little War", "-d", str(tmp_path))
     assert status == 2 and "error[TG071]: file exists; not overwritten" in err
+
+
+def test_a_game_without_a_map_is_not_built_into_the_maps_folder(tmp_path, capsys, monkeypatch):
+    """The plain game lists territories but draws no map, and no map of its mapName is installed: the
+    client could list it but not open it. Refused inside TripleA's maps folder, nothing written; a
+    warning in a scratch output folder."""
+    maps = tmp_path / "downloadedMaps"
+    maps.mkdir()
+    (maps / "other_map").mkdir()
+    (maps / "other_map" / "map.yml").write_text("map_name: other\n", "utf-8")
+    monkeypatch.setenv("TRIPLEA_MAPS", str(maps))
+    status, _, err = _run(capsys, "build", str(PLAIN_GAME), "-o", str(maps))
+    assert status == 1
+    assert "error[TG520]: the output folder's frontier_1939/ is a map folder the desktop client cannot open" in err
+    assert "hint: draw the board in `map:`" in err
+    assert sorted(p.name for p in maps.iterdir()) == ["other_map"]
+    status, _, err = _run(capsys, "build", str(PLAIN_GAME), "-o", str(tmp_path / "scratch"))
+    assert status == 0 and "warning[TG520]" in err
+    # With the map installed, the game goes with it: no finding.
+    assert main(["build", str(FRONTIER), "-o", str(tmp_path / "drawn")]) == 0
+    shutil.copytree(tmp_path / "drawn" / "frontier_1939", maps / "frontier_1939")
+    status, _, err = _run(capsys, "build", str(PLAIN_GAME), "-o", str(tmp_path / "scratch"))
+    assert status == 0 and "TG520" not in err
 
 
 @needs_shared

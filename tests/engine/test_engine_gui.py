@@ -265,3 +265,30 @@ def test_the_generated_map_picture_is_a_map(tmp_path: Path):
     assert main(["preview", str(FRONTIER), "-o", str(tmp_path / "map.png")]) == 0
     verdict = judge_screenshot(tmp_path / "map.png")
     assert verdict.plausible_map, verdict.summary()
+
+
+def test_a_map_filling_only_a_corner_of_the_window_fails(tmp_path: Path):
+    """The issue's case: a generated map of about 560 x 420 in the 1280 x 1024 client leaves most of the
+    map panel grey. The real map picture is pasted into the panel, as the client draws it."""
+    from generator.cli.main import main
+
+    assert main(["preview", str(FRONTIER), "-o", str(tmp_path / "map.png"), "--width", "560"]) == 0
+    with Image.open(tmp_path / "map.png") as picture:
+        small = picture.convert("RGB")
+    panel = Image.new("RGB", (857, 963), (238, 238, 238))
+    panel.paste(small, (0, 0))
+    verdict = judge_picture(panel)
+    assert not verdict.plausible_map
+    assert verdict.reason == "the map fills only a corner of the window (drawn too small for the client)"
+    assert 0.3 < verdict.coverage < 0.4, verdict.summary()  # 560 x 544 of 857 x 963
+    assert "map covers" in verdict.summary()
+
+
+def test_a_map_larger_than_the_panel_covers_it_all(tmp_path: Path):
+    from generator.cli.main import main
+
+    assert main(["preview", str(FRONTIER), "-o", str(tmp_path / "map.png")]) == 0
+    with Image.open(tmp_path / "map.png") as picture:
+        panel = picture.convert("RGB").crop((0, 0, 857, 963))
+    verdict = judge_picture(panel)
+    assert verdict.plausible_map and verdict.coverage == 1.0, verdict.summary()

@@ -22,6 +22,7 @@ def _spec(tmp_path: Path, lines: str) -> Path:
     path.write_text('info: {name: lines, version: "1.0"}\n'
                     "map:\n  squares:\n    columns: 4\n    rows: 3\n    size: 40\n"
                     "    terrain: |\n      . . . .\n      . . . .\n      . . ~ ~\n"
+                    "  style: {mapScale: 1}\n"  # pixels as written: the lines' coordinates are checked
                     f"  lines:\n{lines}"
                     "properties:\n  mapName: {value: lines}\n", "utf-8")
     return path
