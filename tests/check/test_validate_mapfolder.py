@@ -84,7 +84,7 @@ def write_complete_folder(folder: Path) -> Path:
     (root / "actionstext.properties").write_text("".join(f"Reds_Bribe.{s}=text\n" for s in ACTION_SUFFIXES))
     (folder / "map.yml").write_text("map_name: validate_fixture\ngames:\n"
                                     "- {game_name: Fixture, file_name: game.xml}\n"
-                                    "- {game_name: Fixture spec, file_name: spec.xml}\n")
+                                    "- {game_name: Validate Fixture, file_name: spec.xml}\n")  # as build lists it
     return root
 
 
