@@ -29,8 +29,10 @@ from pathlib import Path
 from lxml import etree
 
 from generator.check.catalog.client import ClientRule, client_entry
-from generator.core.diagnostics import Collector, Diagnostic, Position, closest, display_path
-from generator.read.propfile import read_properties
+from generator.core.diagnostics import Collector, Diagnostic, DiagnosticError, Position, closest, display_path
+from generator.read.mapfiles import map_file_exists, read_map_file as read_file_below
+from generator.read.maplisting import listing_games
+from generator.read.propfile import property_line, read_properties
 
 CODES = {
     "TG170": ("warning", "notification or victory key missing from notifications.properties"),
@@ -70,17 +72,19 @@ class MapFolder:
         return cls([content_root(Path(map_dir))], engine_assets=engine_assets)
 
     def exists(self, relpath: str, in_engine_assets: bool = False) -> bool:
-        if in_engine_assets:
+        if in_engine_assets:  # the engine's own install, not a downloaded folder
             return self.engine_assets is not None and (self.engine_assets / relpath).is_file()
-        return relpath in self.pending or any((root / relpath).is_file() for root in self.roots)
+        return relpath in self.pending or any(map_file_exists(root, relpath) for root in self.roots)
 
     def read_bytes(self, relpath: str) -> bytes | None:
+        """Every read of the folder goes through the map folder reader: no link followed, regular
+        files only, bounded (a refusal is a located error)."""
         if relpath in self.pending:
             return self.pending[relpath]
         for root in self.roots:
-            path = root / relpath
-            if path.is_file():
-                return path.read_bytes()
+            data = read_file_below(root, relpath)
+            if data is not None:
+                return data
         return None
 
     def read_text(self, relpath: str) -> str | None:
@@ -91,7 +95,7 @@ class MapFolder:
         """Keys of a .properties file; None when the file is missing. Pending text and every root
         count (a build adds keys to the base map's file, never removes them)."""
         blobs = [self.pending[relpath]] if relpath in self.pending else []
-        blobs += [(root / relpath).read_bytes() for root in self.roots if (root / relpath).is_file()]
+        blobs += [blob for blob in (read_file_below(root, relpath) for root in self.roots) if blob is not None]
         if not blobs:
             return None
         return set().union(*(read_properties(blob) for blob in blobs))
@@ -119,13 +123,14 @@ def content_root(map_dir: Path) -> Path:
     return map_dir / "map" if (map_dir / "map").is_dir() else map_dir
 
 
-def _listing_candidates(roots: list[Path]) -> list[Path]:
-    # GameParser looks for map.yml from the game XML (<root>/games/x.xml) upwards.
+def _listing_candidates(roots: list[Path]) -> list[tuple[Path, str]]:
+    # GameParser looks for map.yml from the game XML (<root>/games/x.xml) upwards: (folder read
+    # from, path below it), so that no link below the folder is followed.
     found = []
     for root in roots:
-        for folder in (root / "games", root, root.parent):
-            if folder / "map.yml" not in found:
-                found.append(folder / "map.yml")
+        for base, relpath in ((root, "games/map.yml"), (root, "map.yml"), (root.parent, "map.yml")):
+            if (base, relpath) not in found:
+                found.append((base, relpath))
     return found
 
 
@@ -408,25 +413,23 @@ class MapFolderChecker:
     def check_listing(self):
         if self.game_file is None or client_entry("map_yml_game").rule(self.engine).severity == "none":
             return
-        listing = next((path for path in self.folder.listings if path.is_file()), None)
+        listing = next(((base, relpath) for base, relpath in self.folder.listings if map_file_exists(base, relpath)),
+                       None)
         pending = self.folder.pending_listing
         if listing is None and pending is None:
             self.report("map_yml_file", "TG402", "the map folder has no map.yml", self.root,
                         f"add map.yml beside the map folder with 'games: [{{game_name: ..., file_name: "
                         f"{self.game_file}}}]'")
             return
-        from generator.core.datacache import load_yaml_text
-
-        text = pending.decode("utf-8", errors="replace") if pending is not None else \
-            listing.read_text(encoding="utf-8", errors="replace")
+        shown = "the map.yml being written" if pending is not None else display_path(listing[0] / listing[1])
+        data = pending if pending is not None else read_file_below(*listing)
         try:
-            data = load_yaml_text(text)
-        except Exception:  # a broken listing is as good as none to the engine
-            data = None
-        games = data.get("games") if isinstance(data, dict) else None
-        files = {str(g.get("file_name")) for g in games or [] if isinstance(g, dict)}
+            files = {file for _, file in listing_games(data, shown)[1]}
+        except DiagnosticError as err:
+            if any(d.code != "TG027" for d in err.diagnostics):
+                raise  # a link, special or oversized file, an alias: refused, not read
+            files = set()  # a listing that does not parse is as good as none to the engine
         if self.game_file not in files:
-            shown = "the map.yml being written" if pending is not None else display_path(listing)
             self.report("map_yml_game", "TG402", f"map.yml ({shown}) does not list '{self.game_file}'", self.root,
                         f"add '- {{game_name: <the game's name>, file_name: {self.game_file}}}' to the games: "
                         f"list of {shown}")
@@ -513,9 +516,18 @@ class MapFolderChecker:
                 continue
             effect = "nothing happens" if option == "victory" else "no message is shown"
             self.out.warning("TG170", f"{option} key '{key}' is not in notifications.properties; {effect}",
-                             self.position_of(element),
+                             self.position_of(element), _raw_utf8_hint(key, keys) or
                              closest(key, keys) or f"add '{key}=<the text players see>' to "
                                                    f"{self.folder.shown('notifications.properties')}")
+
+
+def _raw_utf8_hint(key: str, keys: set[str]) -> str | None:
+    """The clients read .properties as ISO-8859-1: a key written as raw UTF-8 is another key to them."""
+    as_read = key.encode("utf-8").decode("latin-1")
+    if as_read == key or as_read not in keys:
+        return None
+    return (f"the file has this key as raw UTF-8, which the client reads as ISO-8859-1 (another key); write it "
+            f"with \\u escapes: {property_line(key, '...').strip()}")
 
 
 def check_map_folder(root, folder: MapFolder, *, engine: str, position_of, game_file: str | None = None
@@ -537,6 +549,6 @@ def build_map_folder(files: dict[str, bytes], outdir, base_xml: Path | None, eng
     roots = [Path(outdir) / map_folder / "map"]
     if base_xml is not None and base_xml.suffix == ".xml":
         roots.append(base_xml.resolve().parent.parent)
-    if "polygons.txt" not in pending and not any((root / "polygons.txt").is_file() for root in roots):
+    if "polygons.txt" not in pending and not any(map_file_exists(root, "polygons.txt") for root in roots):
         return None
     return MapFolder(roots, pending, engine_assets_folder(engine), files.get(f"{map_folder}/map.yml"))
