@@ -85,10 +85,29 @@ def load_yaml_text(text: str):
             pass
     import yaml
 
-    data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    if "&" in text or "*" in text:
+        _refuse_anchors(text, loader)
+    data = yaml.load(text, Loader=loader)
     if path is not None:
         try:
             write_quietly(path, marshal.dumps(data))
         except ValueError:
             pass  # marshal cannot hold it
     return data
+
+
+def _refuse_anchors(text: str, loader) -> None:
+    """Macro headers come from a spec's own macro folder too, which may come from anybody: an
+    alias could expand without bound in whatever walks the data. None of these files needs one."""
+    import yaml
+
+    scanner = loader(text)
+    try:
+        while scanner.check_event():
+            event = scanner.get_event()
+            if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
+                raise yaml.composer.ComposerError(None, None, "an anchor or alias; refused here (write each "
+                                                  "value out)", event.start_mark)
+    finally:
+        scanner.dispose()
