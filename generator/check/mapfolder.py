@@ -22,6 +22,7 @@ required: both engines draw the plain image's name for them only when the file
 is there or fall back the same way."""
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,7 +31,7 @@ from lxml import etree
 
 from generator.check.catalog.client import ClientRule, client_entry
 from generator.core.diagnostics import Collector, Diagnostic, DiagnosticError, Position, closest, display_path
-from generator.read.mapfiles import map_file_exists, read_map_file as read_file_below
+from generator.read.mapfiles import map_file_exists, read_map_file as read_file_below, refuse_link
 from generator.read.maplisting import listing_games
 from generator.read.propfile import property_line, read_properties
 
@@ -69,7 +70,10 @@ class MapFolder:
     def at(cls, map_dir, engine_assets: Path | None = None) -> "MapFolder":
         """The map folder given on the command line: its content root is the folder itself or
         its map/ subfolder, whichever holds polygons.txt (else map.properties)."""
-        return cls([content_root(Path(map_dir))], engine_assets=engine_assets)
+        content = content_root(Path(map_dir))
+        if content != Path(map_dir):
+            refuse_link(content)  # map/ below the folder named: read from as a root, so checked here
+        return cls([content], engine_assets=engine_assets)
 
     def exists(self, relpath: str, in_engine_assets: bool = False) -> bool:
         if in_engine_assets:  # the engine's own install, not a downloaded folder
@@ -546,7 +550,9 @@ def build_map_folder(files: dict[str, bytes], outdir, base_xml: Path | None, eng
     map_folder = xml_path.split("/", 1)[0]
     prefix = f"{map_folder}/map/"
     pending = {path[len(prefix):]: data for path, data in files.items() if path.startswith(prefix)}
-    roots = [Path(outdir) / map_folder / "map"]
+    output = Path(outdir) / map_folder / "map"
+    # A link there is never read through: the writer refuses it (TG043) before anything is written.
+    roots = [] if any(os.path.islink(folder) for folder in (output.parent, output)) else [output]
     if base_xml is not None and base_xml.suffix == ".xml":
         roots.append(base_xml.resolve().parent.parent)
     if "polygons.txt" not in pending and not any(map_file_exists(root, "polygons.txt") for root in roots):

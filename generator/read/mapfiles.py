@@ -63,11 +63,11 @@ def _special(path: Path) -> DiagnosticError:
                     "a map folder holds plain files and folders; remove it")
 
 
-def _parts(relpath: str) -> list[str]:
+def _parts(relpath: str) -> list[str] | None:
+    """The names on the way down; None for a path that would climb out (a player or unit named
+    '..' in a game): nothing outside the folder is a file of it."""
     parts = [p for p in relpath.replace("\\", "/").split("/") if p not in ("", ".")]
-    if ".." in parts:
-        raise ValueError(f"a map folder path may not climb out of its folder: {relpath!r}")
-    return parts
+    return None if ".." in parts else parts
 
 
 def _lstat(name: str, folder_fd: int):
@@ -134,6 +134,12 @@ def _regular(root: Path, relpath: str) -> tuple[int, str, Path] | None:
     return fd, parts[-1], path
 
 
+def refuse_link(path: Path) -> None:
+    """TG003 when path (a folder below a map root that is read from as a root) is a link."""
+    if os.path.islink(path):
+        raise _link(path)
+
+
 def map_file_exists(root: str | os.PathLike, relpath: str) -> bool:
     """Whether root/relpath is a regular file reached without a link (a link or special file: refused)."""
     found = _regular(Path(root), relpath)
@@ -187,7 +193,7 @@ def list_map_folder(root: str | os.PathLike, relpath: str) -> tuple[list[str], l
     """(sub-folders, regular files) of root/relpath, sorted; links and special files are left
     out (they are never read), a link among the folders on the way is refused."""
     parts = _parts(relpath)
-    fd = _open_folder(Path(root), parts)
+    fd = _open_folder(Path(root), parts) if parts is not None else None
     if fd is None:
         return [], []
     folders, files = [], []

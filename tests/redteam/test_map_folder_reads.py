@@ -200,3 +200,13 @@ def test_the_map_folder_reader_refuses_links_specials_and_size(tmp_path):
     with pytest.raises(DiagnosticError) as err:
         read_map_file(tmp_path, "big.properties")
     assert err.value.diagnostics[0].code == "TG005"
+
+
+def test_a_linked_map_subfolder_of_the_map_dir_is_refused(base, tmp_path):
+    game = tmp_path / "game.xml"
+    shutil.copy(base / "map" / "games" / "frontier_1939.xml", game)
+    (base / "map").rename(tmp_path / "elsewhere")
+    (base / "map").symlink_to(tmp_path / "elsewhere")
+    done, _ = run_bounded(["validate", str(game), "--map-dir", str(base)])
+    assert done.returncode == 2, done.stderr
+    assert f"{base / 'map'}: error[TG003]: a symbolic link in a map folder" in done.stderr

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.core.diagnostics import Diagnostic, display_path
+from generator.core.diagnostics import Diagnostic, DiagnosticError, display_path
 from generator.check.mapfolder import game_needs
 from generator.write.modfolder.assetspec import AssetSpec
 from generator.write.modfolder.basefolder import BaseFolder
@@ -31,7 +31,14 @@ class _OutputFolder:
         self.outdir = outdir
 
     def read(self, relpath: str) -> bytes | None:
-        return read_map_file(self.outdir, relpath) if self.outdir is not None else None
+        if self.outdir is None:
+            return None
+        try:
+            return read_map_file(self.outdir, relpath)
+        except DiagnosticError as err:
+            if any(d.code != "TG003" for d in err.diagnostics):
+                raise
+            return None  # a link: never read; the writer refuses it (TG043) before anything is written
 
     def shown(self, relpath: str) -> str:
         return display_path(self.outdir.joinpath(*relpath.split("/"))) if self.outdir is not None else relpath
