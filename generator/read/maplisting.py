@@ -29,10 +29,8 @@ def listing_games(data: bytes | None, shown: str) -> tuple[str | None, list[tupl
             raise
         first = err.diagnostics[0]
         raise _not_a_listing(f"map.yml does not parse: {first.message}", first.position) from None
-    if parsed is None:
-        return None, []
     if not isinstance(parsed, dict):
-        raise _not_a_listing("map.yml is not a mapping of map_name and games", getattr(parsed, "pos", Position(shown)))
+        return None, []  # a text or list lists no game: nothing in it can be lost by writing it anew
     games = parsed.get("games")
     if games is not None and not isinstance(games, list):
         raise _not_a_listing("map.yml's games is not a list", parsed.position_of("games"))

@@ -210,3 +210,10 @@ def test_a_linked_map_subfolder_of_the_map_dir_is_refused(base, tmp_path):
     done, _ = run_bounded(["validate", str(game), "--map-dir", str(base)])
     assert done.returncode == 2, done.stderr
     assert f"{base / 'map'}: error[TG003]: a symbolic link in a map folder" in done.stderr
+
+
+def test_a_listing_that_parses_to_no_mapping_lists_no_games_and_is_written_anew():
+    from generator.write.modfolder.listing import merge_listing
+
+    merged = merge_listing([b"previous listing"], "m", [("Mod", "mod.xml")])
+    assert yaml.safe_load(merged) == {"map_name": "m", "games": [{"game_name": "Mod", "file_name": "mod.xml"}]}

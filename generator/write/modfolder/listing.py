@@ -1,6 +1,8 @@
 """map.yml, the list of a map's games the current engine loads (a game it does not list is
 refused). Merged, never rewritten: the listing already in the output folder (or the base map's)
-keeps its bytes and gains an entry for each game it lacks."""
+keeps its bytes and gains an entry for each game it lacks. Names are written with YAML's escapes
+for what may not stand raw, and the result is read back before it is written: one hostile name
+must not break the file for every other game. A listing that does not parse stops the build."""
 from __future__ import annotations
 
 from generator.core.diagnostics import Diagnostic, DiagnosticError, Position
