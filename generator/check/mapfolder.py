@@ -417,9 +417,9 @@ class MapFolderChecker:
     def check_listing(self):
         if self.game_file is None or client_entry("map_yml_game").rule(self.engine).severity == "none":
             return
-        listing = next(((base, relpath) for base, relpath in self.folder.listings if map_file_exists(base, relpath)),
-                       None)
-        pending = self.folder.pending_listing
+        pending = self.folder.pending_listing  # what a build writes is checked, not what it replaces
+        listing = None if pending is not None else next(
+            ((base, relpath) for base, relpath in self.folder.listings if map_file_exists(base, relpath)), None)
         if listing is None and pending is None:
             self.report("map_yml_file", "TG402", "the map folder has no map.yml", self.root,
                         f"add map.yml beside the map folder with 'games: [{{game_name: ..., file_name: "
