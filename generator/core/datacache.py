@@ -74,10 +74,16 @@ def write_quietly(path: Path, blob: bytes) -> bool:
     return True
 
 
+_READER = "safe, no aliases\0"
+
+
 def load_yaml_text(text: str):
     """yaml.safe_load(text), from the cache when this exact text was parsed before."""
     folder = cache_folder("yaml")
-    path = folder / f"{hashlib.sha256(text.encode('utf-8')).hexdigest()[:40]}.marshal" if folder else None
+    # The key names the reader too: only what this reader accepted (no anchors or aliases) is
+    # found again, never data an earlier version parsed from the same text.
+    key = hashlib.sha256(_READER.encode("ascii") + text.encode("utf-8")).hexdigest()[:40]
+    path = folder / f"{key}.marshal" if folder else None
     if path is not None:
         try:
             return marshal.loads(path.read_bytes())
