@@ -23,6 +23,7 @@ required: both engines draw the plain image's name for them only when the file
 is there or fall back the same way."""
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,8 +31,10 @@ from pathlib import Path
 from lxml import etree
 
 from generator.check.catalog.client import ClientRule, client_entry
-from generator.core.diagnostics import Collector, Diagnostic, Position, closest, display_path
-from generator.read.propfile import read_properties
+from generator.core.diagnostics import Collector, Diagnostic, DiagnosticError, Position, closest, display_path
+from generator.read.mapfiles import map_file_exists, read_map_file as read_file_below, refuse_link
+from generator.read.maplisting import listing_games
+from generator.read.propfile import property_line, read_properties
 
 CODES = {
     "TG170": ("warning", "notification or victory key missing from notifications.properties"),
@@ -72,20 +75,25 @@ class MapFolder:
     def at(cls, map_dir, engine_assets: Path | None = None) -> "MapFolder":
         """The map folder given on the command line: its content root is the folder itself or
         its map/ subfolder, whichever holds polygons.txt (else map.properties)."""
-        return cls([content_root(Path(map_dir))], engine_assets=engine_assets)
+        content = content_root(Path(map_dir))
+        if content != Path(map_dir):
+            refuse_link(content)  # map/ below the folder named: read from as a root, so checked here
+        return cls([content], engine_assets=engine_assets)
 
     def exists(self, relpath: str, in_engine_assets: bool = False) -> bool:
-        if in_engine_assets:
+        if in_engine_assets:  # the engine's own install, not a downloaded folder
             return self.engine_assets is not None and (self.engine_assets / relpath).is_file()
-        return relpath in self.pending or any((root / relpath).is_file() for root in self.roots)
+        return relpath in self.pending or any(map_file_exists(root, relpath) for root in self.roots)
 
     def read_bytes(self, relpath: str) -> bytes | None:
+        """Every read of the folder goes through the map folder reader: no link followed, regular
+        files only, bounded (a refusal is a located error)."""
         if relpath in self.pending:
             return self.pending[relpath]
         for root in self.roots:
-            path = root / relpath
-            if path.is_file():
-                return path.read_bytes()
+            data = read_file_below(root, relpath)
+            if data is not None:
+                return data
         return None
 
     def read_text(self, relpath: str) -> str | None:
@@ -96,7 +104,7 @@ class MapFolder:
         """Keys of a .properties file; None when the file is missing. Pending text and every root
         count (a build adds keys to the base map's file, never removes them)."""
         blobs = [self.pending[relpath]] if relpath in self.pending else []
-        blobs += [(root / relpath).read_bytes() for root in self.roots if (root / relpath).is_file()]
+        blobs += [blob for blob in (read_file_below(root, relpath) for root in self.roots) if blob is not None]
         if not blobs:
             return None
         return set().union(*(read_properties(blob) for blob in blobs))
@@ -125,13 +133,14 @@ def content_root(map_dir: Path) -> Path:
     return map_dir / "map" if (map_dir / "map").is_dir() else map_dir
 
 
-def _listing_candidates(roots: list[Path]) -> list[Path]:
-    # GameParser looks for map.yml from the game XML (<root>/games/x.xml) upwards.
+def _listing_candidates(roots: list[Path]) -> list[tuple[Path, str]]:
+    # GameParser looks for map.yml from the game XML (<root>/games/x.xml) upwards: (folder read
+    # from, path below it), so that no link below the folder is followed.
     found = []
     for root in roots:
-        for folder in (root / "games", root, root.parent):
-            if folder / "map.yml" not in found:
-                found.append(folder / "map.yml")
+        for base, relpath in ((root, "games/map.yml"), (root, "map.yml"), (root.parent, "map.yml")):
+            if (base, relpath) not in found:
+                found.append((base, relpath))
     return found
 
 
@@ -446,25 +455,23 @@ class MapFolderChecker:
     def check_listing(self):
         if self.game_file is None or client_entry("map_yml_game").rule(self.engine).severity == "none":
             return
-        listing = next((path for path in self.folder.listings if path.is_file()), None)
-        pending = self.folder.pending_listing
+        pending = self.folder.pending_listing  # what a build writes is checked, not what it replaces
+        listing = None if pending is not None else next(
+            ((base, relpath) for base, relpath in self.folder.listings if map_file_exists(base, relpath)), None)
         if listing is None and pending is None:
             self.report("map_yml_file", "TG402", "the map folder has no map.yml", self.root,
                         f"add map.yml beside the map folder with 'games: [{{game_name: ..., file_name: "
                         f"{self.game_file}}}]'")
             return
-        from generator.core.datacache import load_yaml_text
-
-        text = pending.decode("utf-8", errors="replace") if pending is not None else \
-            listing.read_text(encoding="utf-8", errors="replace")
+        shown = "the map.yml being written" if pending is not None else display_path(listing[0] / listing[1])
+        data = pending if pending is not None else read_file_below(*listing)
         try:
-            data = load_yaml_text(text)
-        except Exception:  # a broken listing is as good as none to the engine
-            data = None
-        games = data.get("games") if isinstance(data, dict) else None
-        files = {str(g.get("file_name")) for g in games or [] if isinstance(g, dict)}
+            files = {file for _, file in listing_games(data, shown)[1]}
+        except DiagnosticError as err:
+            if any(d.code != "TG027" for d in err.diagnostics):
+                raise  # a link, special or oversized file, an alias: refused, not read
+            files = set()  # a listing that does not parse is as good as none to the engine
         if self.game_file not in files:
-            shown = "the map.yml being written" if pending is not None else display_path(listing)
             self.report("map_yml_game", "TG402", f"map.yml ({shown}) does not list '{self.game_file}'", self.root,
                         f"add '- {{game_name: <the game's name>, file_name: {self.game_file}}}' to the games: "
                         f"list of {shown}")
@@ -568,9 +575,18 @@ class MapFolderChecker:
                 continue
             effect = "nothing happens" if option == "victory" else "no message is shown"
             self.out.warning("TG170", f"{option} key '{key}' is not in notifications.properties; {effect}",
-                             self.position_of(element),
+                             self.position_of(element), _raw_utf8_hint(key, keys) or
                              closest(key, keys) or f"add '{key}=<the text players see>' to "
                                                    f"{self.folder.shown('notifications.properties')}")
+
+
+def _raw_utf8_hint(key: str, keys: set[str]) -> str | None:
+    """The clients read .properties as ISO-8859-1: a key written as raw UTF-8 is another key to them."""
+    as_read = key.encode("utf-8").decode("latin-1")
+    if as_read == key or as_read not in keys:
+        return None
+    return (f"the file has this key as raw UTF-8, which the client reads as ISO-8859-1 (another key); write it "
+            f"with \\u escapes: {property_line(key, '...').strip()}")
 
 
 def check_map_folder(root, folder: MapFolder, *, engine: str, position_of, game_file: str | None = None
@@ -589,9 +605,11 @@ def build_map_folder(files: dict[str, bytes], outdir, base_xml: Path | None, eng
     map_folder = xml_path.split("/", 1)[0]
     prefix = f"{map_folder}/map/"
     pending = {path[len(prefix):]: data for path, data in files.items() if path.startswith(prefix)}
-    roots = [Path(outdir) / map_folder / "map"]
+    output = Path(outdir) / map_folder / "map"
+    # A link there is never read through: the writer refuses it (TG043) before anything is written.
+    roots = [] if any(os.path.islink(folder) for folder in (output.parent, output)) else [output]
     if base_xml is not None and base_xml.suffix == ".xml":
         roots.append(base_xml.resolve().parent.parent)
-    if "polygons.txt" not in pending and not any((root / "polygons.txt").is_file() for root in roots):
+    if "polygons.txt" not in pending and not any(map_file_exists(root, "polygons.txt") for root in roots):
         return None
     return MapFolder(roots, pending, engine_assets_folder(engine), files.get(f"{map_folder}/map.yml"))

@@ -9,6 +9,7 @@ from pathlib import Path
 from generator.core.diagnostics import (EXIT_ERRORS, EXIT_OK, Diagnostic, DiagnosticError, Position,
                                         display_path)
 from generator.build.extract import extract
+from generator.read.safexml import read_input
 from generator.write.yamlform import Flow
 
 
@@ -19,6 +20,8 @@ def resolve_base(base: str) -> tuple[Path, object]:
     path = Path(base)
     if path.is_file():
         return path.resolve(), None
+    if path.exists():  # a folder, FIFO or device: read_input says which (a FIFO is never opened to wait)
+        read_input(path)
     parts = Path(base).parts
     if len(parts) == 2 and parts[1].endswith(".xml"):
         found, hint = find_base(parts[0], parts[1], Path.cwd())

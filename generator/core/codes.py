@@ -38,6 +38,12 @@ _ALL = (
     Code("TG001", ERROR, INPUT, "file missing or unreadable"),
     Code("TG002", ERROR, INPUT, "input larger than allowed (64 MiB or 300,000 elements of XML; 16 MiB or 300,000 "
                                 "lines and list items of YAML)"),
+    Code("TG003", ERROR, INPUT, "a symbolic link in a map folder, the file or a folder below the map's root "
+                                "(never followed; refused)"),
+    Code("TG004", ERROR, INPUT, "an input or map folder file that is not a regular file (a FIFO, device or "
+                                "socket; refused without reading)"),
+    Code("TG005", ERROR, INPUT, "a map folder file larger than its kind allows (map.yml 1 MiB, .properties and "
+                                "images 16 MiB, point files and others 64 MiB)"),
     Code("TG010", ERROR, INPUT, "XML syntax error, empty or truncated file"),
     Code("TG011", ERROR, INPUT, "XML entities or an internal DTD subset (refused: they can read local files or "
                                 "expand without bound)"),
@@ -59,6 +65,10 @@ _ALL = (
     Code("TG024", ERROR, INPUT, "a YAML tag a spec has no use for (`!!omap`, `!!set`, `!!pairs`, `!!binary`, "
                                 "`!!timestamp`, `!!python/...`, `!foo`), or a value its tag cannot read"),
     Code("TG025", ERROR, INPUT, "a YAML number of more than 100 characters"),
+    Code("TG026", ERROR, INPUT, "a YAML anchor or alias in a file of a map or output folder (map.yml; refused: "
+                                "an alias can expand without bound)"),
+    Code("TG027", ERROR, INPUT, "a map.yml that does not read as a list of games, or one triplea-gen would write "
+                                "that does not read back as the games it lists (never replaced)"),
     Code("TG030", ERROR, INPUT, "unknown key (with the closest known key as a hint)"),
     Code("TG031", ERROR, INPUT, "a value of the wrong shape (mapping, list or single value)"),
     Code("TG032", ERROR, INPUT, "a required value is missing"),

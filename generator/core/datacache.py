@@ -78,10 +78,16 @@ def write_quietly(path: Path, blob: bytes) -> bool:
     return True
 
 
+_READER = "safe, no aliases\0"
+
+
 def load_yaml_text(text: str):
     """yaml.safe_load(text), from the cache when this exact text was parsed before."""
     folder = cache_folder("yaml")
-    path = folder / f"{hashlib.sha256(text.encode('utf-8')).hexdigest()[:40]}.marshal" if folder else None
+    # The key names the reader too: only what this reader accepted (no anchors or aliases) is
+    # found again, never data an earlier version parsed from the same text.
+    key = hashlib.sha256(_READER.encode("ascii") + text.encode("utf-8")).hexdigest()[:40]
+    path = folder / f"{key}.marshal" if folder else None
     if path is not None:
         try:
             return marshal.loads(path.read_bytes())
@@ -89,10 +95,29 @@ def load_yaml_text(text: str):
             pass
     import yaml
 
-    data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    if "&" in text or "*" in text:
+        _refuse_anchors(text, loader)
+    data = yaml.load(text, Loader=loader)
     if path is not None:
         try:
             write_quietly(path, marshal.dumps(data))
         except ValueError:
             pass  # marshal cannot hold it
     return data
+
+
+def _refuse_anchors(text: str, loader) -> None:
+    """Macro headers come from a spec's own macro folder too, which may come from anybody: an
+    alias could expand without bound in whatever walks the data. None of these files needs one."""
+    import yaml
+
+    scanner = loader(text)
+    try:
+        while scanner.check_event():
+            event = scanner.get_event()
+            if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
+                raise yaml.composer.ComposerError(None, None, "an anchor or alias; refused here (write each "
+                                                  "value out)", event.start_mark)
+    finally:
+        scanner.dispose()

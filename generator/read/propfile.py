@@ -26,8 +26,15 @@ def _logical_lines(text: str):
 
 
 def _unescape(text: str) -> str:
-    return re.sub(r"\\u([0-9a-fA-F]{4})|\\(.)", lambda m: chr(int(m.group(1), 16)) if m.group(1) else
+    """Java's escapes. Java strings are UTF-16, so a character beyond U+FFFF written as two \\u
+    escapes (a surrogate pair, as Java itself writes it) is one character; a lone surrogate stays
+    one, as in Java. Raw bytes are ISO-8859-1 characters: Java's Properties.load(InputStream), which
+    both clients use, reads a raw UTF-8 emoji as four characters, and so does this."""
+    text = re.sub(r"\\u([0-9a-fA-F]{4})|\\(.)", lambda m: chr(int(m.group(1), 16)) if m.group(1) else
                   {"t": "\t", "n": "\n", "r": "\r", "f": "\f"}.get(m.group(2), m.group(2)), text)
+    if any("\ud800" <= ch <= "\udfff" for ch in text):
+        text = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+    return text
 
 
 def read_properties(data: bytes) -> dict[str, str]:

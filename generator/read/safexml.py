@@ -16,6 +16,7 @@ from __future__ import annotations
 import codecs
 import os
 import re
+import stat
 from dataclasses import dataclass
 
 from lxml import etree
@@ -73,21 +74,31 @@ class _Doctype:
 
 
 def read_input(path: str | os.PathLike, limit: int = MAX_INPUT_BYTES) -> bytes:
-    """Read a whole input file, refusing missing, unreadable and oversized files."""
+    """Read a whole input file, refusing missing, unreadable, oversized and non-regular files (a
+    FIFO named as input would block for ever: it is opened without waiting and refused)."""
     shown = display_path(path)
     try:
-        size = os.stat(path).st_size
-        if size > limit:
-            raise _fail("TG002", f"input is {size} bytes, more than the {limit} allowed", shown,
-                        "this is not a TripleA game file, or it is damaged")
-        with open(path, "rb") as handle:
-            data = handle.read(limit + 1)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
         raise _fail("TG001", "file not found", shown, "check the path") from None
     except IsADirectoryError:
         raise _fail("TG001", "is a folder, not a file", shown, "name the file inside it") from None
     except OSError as err:
         raise _fail("TG001", f"cannot read file: {err.strerror}", shown, "check permissions") from None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise _fail("TG001", "is a folder, not a file", shown, "name the file inside it")
+        if not stat.S_ISREG(info.st_mode):
+            raise _fail("TG004", "not a regular file (a FIFO, device or socket); refused", shown,
+                        "name a file; input is never read from a pipe or device")
+        if info.st_size > limit:
+            raise _fail("TG002", f"input is {info.st_size} bytes, more than the {limit} allowed", shown,
+                        "this is not a TripleA game file, or it is damaged")
+        try:
+            data = handle.read(limit + 1)
+        except OSError as err:
+            raise _fail("TG001", f"cannot read file: {err.strerror}", shown, "check permissions") from None
     if len(data) > limit:
         raise _fail("TG002", f"input is more than the {limit} bytes allowed", shown,
                     "this is not a TripleA game file, or it is damaged")

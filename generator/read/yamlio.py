@@ -237,8 +237,9 @@ def line_breaks(text: str) -> int:
             + text.count("\u2028") + text.count("\u2029"))
 
 
-def load_yaml_text(text: str | bytes, shown: str):
-    """Parse one YAML document; every refusal is a located diagnostic."""
+def load_yaml_text(text: str | bytes, shown: str, aliases: bool = True):
+    """Parse one YAML document; every refusal is a located diagnostic. aliases=False: YAML the
+    user did not write (map.yml, anything of a map folder) may hold no anchor or alias at all."""
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8-sig")
@@ -257,6 +258,8 @@ def load_yaml_text(text: str | bytes, shown: str):
     loader = _Loader(text)
     loader.source = shown
     try:
+        if not aliases and ("&" in text or "*" in text):
+            _refuse_anchors(text, shown)
         with collector_paused():
             return _construct(loader, text, shown)
     except yaml.MarkedYAMLError as err:
@@ -281,6 +284,22 @@ def load_yaml_text(text: str | bytes, shown: str):
         loader.dispose()
 
 
+def _refuse_anchors(text: str, shown: str) -> None:
+    """TG026 at the first anchor or alias: one pass over the parser's events (no nodes made)."""
+    scanner = _BaseLoader(text)
+    try:
+        while scanner.check_event():
+            event = scanner.get_event()
+            if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
+                what = "an alias" if isinstance(event, yaml.AliasEvent) else "an anchor"
+                raise _located("TG026", f"{what} ('{'*' if what == 'an alias' else '&'}{event.anchor}') in the "
+                               "YAML of a map or output folder; refused", shown, event.start_mark,
+                               "map.yml and the other files of a map folder need no anchors or aliases: write "
+                               "each value out (an alias can expand without bound)")
+    finally:
+        scanner.dispose()
+
+
 def _construct(loader, text: str, shown: str):
     """The document's objects, after refusing what expands beyond the bounds."""
     node = loader.get_single_node()
@@ -292,6 +311,18 @@ def _construct(loader, text: str, shown: str):
                        "through aliases; refused", shown, node.start_mark,
                        "an alias bomb? use fewer nested aliases")
     return loader.construct_document(node)
+
+
+MAX_LISTING_BYTES = 1024 * 1024  # map.yml: Global 1940's lists 6 games in 500 bytes
+
+
+def load_untrusted_yaml(data: bytes, shown: str):
+    """YAML from a map or output folder (map.yml): bounded, anchors and aliases refused (TG026)."""
+    if len(data) > MAX_LISTING_BYTES:
+        raise DiagnosticError([Diagnostic("TG005", f"{len(data)} bytes, more than the {MAX_LISTING_BYTES} allowed "
+                                          "for this kind of map folder file", Position(shown),
+                                          "no real map has a file this large; is it damaged, or planted by a zip?")])
+    return load_yaml_text(data, shown, aliases=False)
 
 
 def load_yaml_file(path: str | os.PathLike):

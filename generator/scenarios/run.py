@@ -19,6 +19,7 @@ from generator.core.diagnostics import (
     closest,
     display_path,
 )
+from generator.read.safexml import read_input
 from generator.read.yamlio import LocatedList, load_yaml_file
 from generator.scenarios.check import Outcome, evaluate
 from generator.scenarios.results import digest, mark_stale, merged, scenario_digests, stamped
@@ -411,13 +412,27 @@ def write_results(spec_path: Path, outdir: Path, results: list[ScenarioResult], 
     return write_outputs(outdir, {relpath: text.encode("utf-8")})[0]
 
 
+MAX_RESULTS_BYTES = 16 * 1024 * 1024
+
+
+def _read_json(path: Path) -> dict | None:
+    """A results file, None when missing, unreadable or not JSON; a FIFO, device or oversized file
+    is refused (located), as every input is: one named by mistake would block or fill memory."""
+    try:
+        document = json.loads(read_input(path, MAX_RESULTS_BYTES).decode("utf-8"))
+    except DiagnosticError as err:
+        if any(d.code != "TG001" for d in err.diagnostics):
+            raise
+        return None
+    except ValueError:  # not UTF-8, not JSON
+        return None
+    return document if isinstance(document, dict) else None
+
+
 def read_results(spec_path: Path, results_file: Path) -> dict | None:
     """The results test wrote for this spec, or None (no file, unreadable, or of another version
     of the spec: a stale result backs nothing)."""
-    try:
-        document = json.loads(Path(results_file).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
+    document = _read_json(Path(results_file))
     if not isinstance(document, dict) or document.get("version") != RESULTS_VERSION:
         return None
     mark_stale(document, spec_path, spec_digest(spec_path))

@@ -8,7 +8,6 @@ bytes for the all-or-nothing writer:
 """
 from __future__ import annotations
 
-import json
 
 from markupsafe import Markup
 
@@ -16,6 +15,7 @@ from generator.model import game as m
 from generator.model.units import unit_factors, unit_kinds
 from generator.core.diagnostics import Diagnostic, DiagnosticError, Position
 from generator.render.templates import environment
+from generator.write.modfolder.listing import yaml_quoted
 from generator.write.writer import safe_name
 from generator.mapgen import art
 from generator.mapgen import colors as contrast
@@ -158,9 +158,8 @@ def map_folder_files(game: m.Game, map_name: str, game_file: str, xml_bytes: byt
     content = f"{map_name}/map/"
     files = {
         f"{map_name}/map.yml": env.get_template("map/map.yml.j2").render(
-            map_name=json.dumps(map_name, ensure_ascii=False),
-            game_name=json.dumps(game.info.name or map_name, ensure_ascii=False),
-            file_name=json.dumps(game_file, ensure_ascii=False)).encode("utf-8"),
+            map_name=yaml_quoted(map_name), game_name=yaml_quoted(game.info.name or map_name),
+            file_name=yaml_quoted(game_file)).encode("utf-8"),
         f"{map_name}/description.html": _description(game, geometry).encode("utf-8"),
         f"{map_name}/preview.png": art.preview(picture),
         content + "polygons.txt": polygons_text([(r.name, r.shape) for r in geometry.regions]).encode("utf-8"),

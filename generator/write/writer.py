@@ -341,8 +341,9 @@ def read_output(outdir: str | os.PathLike, relpath: str, limit: int = 64 * 1024 
     folders = _Folders(outdir, root_fd)
     try:
         parent = folders.open(parts[:-1])
-        fd = os.open(parts[-1], os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0), dir_fd=parent) \
-            if parent is not None else None
+        # O_NONBLOCK: a FIFO planted at the name must not block the open (it is refused below)
+        fd = os.open(parts[-1], os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0),
+                     dir_fd=parent) if parent is not None else None
         if fd is None:
             return None
         with os.fdopen(fd, "rb") as stream:

@@ -91,7 +91,9 @@ def test_names_outside_the_folder_are_refused(name: str, tmp_path: Path, previou
     (replaced(MACRO_HEADER, "somewhere", "caf\xe9").encode("latin-1") + b"<fragment/>\n", "must be UTF-8", 2),
     (b"{#---\ndescription: [unclosed\n---#}\n<fragment/>\n", "the header is not valid YAML", 3),
     (b"{#---\n- a list\n---#}\n<fragment/>\n", "the header must be a mapping", 2),
-], ids=["no header", "not UTF-8", "bad YAML", "not a mapping"])
+    # an alias could expand without bound in whatever walks the header (a bomb is refused the same way)
+    (b"{#---\ndescription: &d a macro\nnote: *d\nparams: {}\n---#}\n<fragment/>\n", "an anchor or alias", 2),
+], ids=["no header", "not UTF-8", "bad YAML", "not a mapping", "an alias"])
 def test_a_broken_macro_file_is_a_located_error(body: bytes, message: str, line: int, tmp_path: Path, previous,
                                                  capsys):
     out, before = previous

@@ -14,18 +14,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.core.diagnostics import Diagnostic
+from generator.core.diagnostics import Diagnostic, DiagnosticError, display_path
 from generator.check.mapfolder import game_needs
 from generator.write.modfolder.assetspec import AssetSpec
 from generator.write.modfolder.basefolder import BaseFolder
 from generator.write.modfolder.listing import merge_listing
 from generator.write.modfolder.resources import resource_icon_files
+from generator.read.mapfiles import read_map_file
 from generator.read.propfile import merge_properties, properties_before
 from generator.write.modfolder.texts import TEXT_FILES, text_entries
 
 
 class _OutputFolder:
-    """Reads what an earlier build left in the output folder (nothing when there is none)."""
+    """Reads what an earlier build left in the output folder (nothing when there is none), through
+    the map folder reader: no link followed, regular files only, bounded."""
 
     def __init__(self, outdir: Path | None):
         self.outdir = outdir
@@ -33,14 +35,15 @@ class _OutputFolder:
     def read(self, relpath: str) -> bytes | None:
         if self.outdir is None:
             return None
-        path = self.outdir.joinpath(*relpath.split("/"))
         try:
-            # A link could lead anywhere; the writer refuses to follow links too.
-            if any(p.is_symlink() for p in [path, *path.parents] if p.is_relative_to(self.outdir)):
-                return None
-            return path.read_bytes() if path.is_file() else None
-        except OSError:
-            return None
+            return read_map_file(self.outdir, relpath)
+        except DiagnosticError as err:
+            if any(d.code != "TG003" for d in err.diagnostics):
+                raise
+            return None  # a link: never read; the writer refuses it (TG043) before anything is written
+
+    def shown(self, relpath: str) -> str:
+        return display_path(self.outdir.joinpath(*relpath.split("/"))) if self.outdir is not None else relpath
 
 
 def map_folder_additions(compiled, files: dict[str, bytes], outdir: str | Path | None) -> tuple[
@@ -91,9 +94,12 @@ def map_folder_additions(compiled, files: dict[str, bytes], outdir: str | Path |
         merged = merge_properties(None if generated else start(file_name), entries, xml_name)
         if merged is not None:
             additions[content + file_name] = merged
-    listing = merge_listing([output.read(root + "map.yml"), files.get(root + "map.yml"),
-                             base.listing() if base is not None else None],
-                            root.rstrip("/"), [(game.info.name or xml_name, xml_name)])
-    if listing != output.read(root + "map.yml"):
+    existing = output.read(root + "map.yml")
+    listing = merge_listing([existing, files.get(root + "map.yml"), base.listing() if base is not None else None],
+                            root.rstrip("/"), [(game.info.name or xml_name, xml_name)],
+                            shown=[output.shown(root + "map.yml"), f"{root}map.yml (generated)",
+                                   base.shown_listing() if base is not None else ""],
+                            target=output.shown(root + "map.yml"))
+    if listing != existing:
         additions[root + "map.yml"] = listing
     return additions, warnings

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
+from generator.core.diagnostics import display_path
+from generator.read.mapfiles import list_map_folder, map_file_exists, read_map_file
 from generator.read.propfile import read_properties
 
 
@@ -20,29 +22,32 @@ class BaseFolder:
         if game_path is None or game_path.parent.name != "games":
             return None
         content = game_path.parent.parent
-        root = content.parent if content.name == "map" and not (content / "map.yml").is_file() else content
+        root = content.parent if content.name == "map" and not map_file_exists(content, "map.yml") else content
         return cls(root, content)
 
     @property
     def has_map_subfolder(self) -> bool:
         return self.content != self.root
 
+    @property
+    def _below_root(self) -> str:
+        """The content folder as a path below the root: every read walks down from the root, so a
+        link at map/ is refused like any other link in the folder."""
+        return "map/" if self.has_map_subfolder else ""
+
     def read(self, relpath: str) -> bytes | None:
-        """A file of the content folder, or None; never one reached through a link out of the folder."""
-        path = self.content.joinpath(*relpath.split("/"))
-        try:
-            if not path.resolve().is_relative_to(self.content.resolve()) or not path.is_file():
-                return None
-            return path.read_bytes()
-        except OSError:
-            return None
+        """A file of the content folder, or None; through the map folder reader (no link followed,
+        regular files only, bounded: a refusal is a located error)."""
+        return read_map_file(self.root, self._below_root + relpath)
 
     def listing(self) -> bytes | None:
-        path = self.root / "map.yml"
-        return path.read_bytes() if path.is_file() else None
+        return read_map_file(self.root, "map.yml")
+
+    def shown_listing(self) -> str:
+        return display_path(self.root / "map.yml")
 
     def exists(self, relpath: str) -> bool:
-        return self.content.joinpath(*relpath.split("/")).is_file()
+        return map_file_exists(self.root, self._below_root + relpath)
 
     @cached_property
     def properties(self) -> dict[str, str]:
@@ -55,13 +60,12 @@ class BaseFolder:
 
     @cached_property
     def unit_players(self) -> list[str]:
-        folder = self.content / "units"
-        return sorted(p.name for p in folder.iterdir() if p.is_dir()) if folder.is_dir() else []
+        return list_map_folder(self.root, self._below_root + "units")[0]
 
     @cached_property
     def _unit_images(self) -> dict[str, list[str]]:
-        return {player: sorted(p.name for p in (self.content / "units" / player).glob("*.png"))
-                for player in self.unit_players}
+        return {player: [name for name in list_map_folder(self.root, f"{self._below_root}units/{player}")[1]
+                         if name.endswith(".png")] for player in self.unit_players}
 
     def unit_images(self, player: str) -> list[str]:
         """The file names in units/<player>/ (empty for a player the map has no folder for)."""

@@ -1,0 +1,209 @@
+"""The one way files of a map folder are read. Players unzip mods straight into downloadedMaps and
+modders build into it, so whatever is in a map folder (or an output folder) may have been planted
+by a zip: a link to one of the user's files, a FIFO that blocks every read, a file of gigabytes.
+
+Every read starts at a root the user named (a base map, `--map-dir`, the output folder: that
+root may itself be a link) and walks down one folder at a time by descriptor, so:
+
+- no link is followed, neither the file nor a folder on the way below the root (TG003);
+- only regular files are read: a FIFO, device or socket is refused without blocking (TG004);
+- each kind of file has a size bound far past any real map's (TG005);
+
+and each refusal names the file. A file or folder that is not there is simply absent (None)."""
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from pathlib import Path
+
+from generator.core.diagnostics import Diagnostic, DiagnosticError, Position, display_path
+
+_MiB = 1024 * 1024
+# Per kind, far past the real maps: Global 1940's polygons.txt is 1.3 MB, its largest
+# .properties 160 KB, its map.yml 500 bytes; unit and flag images are a few KB.
+LIMITS = {
+    "listing": 1 * _MiB,  # map.yml
+    "properties": 16 * _MiB,
+    "points": 64 * _MiB,  # polygons.txt, centers.txt, place.txt, ...
+    "image": 16 * _MiB,
+    "file": 64 * _MiB,
+}
+_CHUNK = _MiB
+_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_CLOEXEC", 0)
+_FILE_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+
+
+def kind_of(relpath: str) -> str:
+    """The size class of a map folder file, by its name."""
+    name = relpath.rsplit("/", 1)[-1].lower()
+    if name in ("map.yml", "map.yaml"):
+        return "listing"
+    if name.endswith(".properties"):
+        return "properties"
+    if name.endswith(".txt"):
+        return "points"
+    if name.endswith((".png", ".gif", ".jpg", ".jpeg")):
+        return "image"
+    return "file"
+
+
+def _refused(code: str, message: str, path: Path, hint: str) -> DiagnosticError:
+    return DiagnosticError([Diagnostic(code, message, Position(display_path(path)), hint)])
+
+
+def _link(path: Path) -> DiagnosticError:
+    return _refused("TG003", "a symbolic link in a map folder; links there are never followed", path,
+                    "a map folder may come from a zip and a link could read any file of yours; replace the link "
+                    "by the file it points to, after checking what it is")
+
+
+def _special(path: Path) -> DiagnosticError:
+    return _refused("TG004", "not a regular file (a FIFO, device or socket); refused", path,
+                    "a map folder holds plain files and folders; remove it")
+
+
+def _parts(relpath: str) -> list[str] | None:
+    """The names on the way down; None for a path that would climb out (a player or unit named
+    '..' in a game): nothing outside the folder is a file of it."""
+    parts = [p for p in relpath.replace("\\", "/").split("/") if p not in ("", ".")]
+    return None if ".." in parts else parts
+
+
+def _lstat(name: str, folder_fd: int):
+    try:
+        return os.stat(name, dir_fd=folder_fd, follow_symlinks=False)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+
+
+def _open_folder(root: Path, parts: list[str]) -> int | None:
+    """A descriptor of root/parts..., or None when a part is missing or not a folder; a link
+    among the parts is refused."""
+    try:
+        fd = os.open(root, _DIR_FLAGS)  # the root the user named may be a link
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as err:
+        raise _refused("TG001", f"cannot read folder: {err.strerror}", root, "check permissions") from None
+    path = root
+    try:
+        for part in parts:
+            path = path / part
+            info = _lstat(part, fd)
+            if info is None or not (stat.S_ISDIR(info.st_mode) or stat.S_ISLNK(info.st_mode)):
+                os.close(fd)
+                return None
+            if stat.S_ISLNK(info.st_mode):
+                raise _link(path)
+            try:  # O_NOFOLLOW: a folder swapped for a link since the lstat is refused, not followed
+                child = os.open(part, _DIR_FLAGS | os.O_NOFOLLOW, dir_fd=fd)
+            except OSError as err:
+                if err.errno in (errno.ELOOP, errno.ENOTDIR):
+                    raise _link(path) from None
+                raise _refused("TG001", f"cannot read folder: {err.strerror}", path, "check permissions") from None
+            os.close(fd)
+            fd = child
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _regular(root: Path, relpath: str) -> tuple[int, str, Path] | None:
+    """(descriptor of the folder, file name, path) of a regular file, None when absent or a folder."""
+    parts = _parts(relpath)
+    if not parts:
+        return None
+    fd = _open_folder(root, parts[:-1])
+    if fd is None:
+        return None
+    path = root.joinpath(*parts)
+    try:
+        info = _lstat(parts[-1], fd)
+        if info is None or stat.S_ISDIR(info.st_mode):
+            os.close(fd)
+            return None
+        if stat.S_ISLNK(info.st_mode):
+            raise _link(path)
+        if not stat.S_ISREG(info.st_mode):
+            raise _special(path)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, parts[-1], path
+
+
+def refuse_link(path: Path) -> None:
+    """TG003 when path (a folder below a map root that is read from as a root) is a link."""
+    if os.path.islink(path):
+        raise _link(path)
+
+
+def map_file_exists(root: str | os.PathLike, relpath: str) -> bool:
+    """Whether root/relpath is a regular file reached without a link (a link or special file: refused)."""
+    found = _regular(Path(root), relpath)
+    if found is None:
+        return False
+    os.close(found[0])
+    return True
+
+
+def read_map_file(root: str | os.PathLike, relpath: str, kind: str | None = None) -> bytes | None:
+    """The bytes of root/relpath, None when there is no such file. Refused: a link (the file or a
+    folder below root), anything but a regular file, more bytes than its kind allows."""
+    root = Path(root)
+    found = _regular(root, relpath)
+    if found is None:
+        return None
+    folder_fd, name, path = found
+    limit = LIMITS[kind or kind_of(relpath)]
+    try:
+        try:
+            fd = os.open(name, _FILE_FLAGS, dir_fd=folder_fd)
+        except FileNotFoundError:
+            return None
+        except OSError as err:
+            if err.errno == errno.ELOOP:  # replaced by a link since the lstat
+                raise _link(path) from None
+            raise _refused("TG001", f"cannot read file: {err.strerror}", path, "check permissions") from None
+    finally:
+        os.close(folder_fd)
+    with os.fdopen(fd, "rb") as stream:
+        info = os.fstat(stream.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise _special(path)
+        if info.st_size > limit:
+            raise _too_big(path, info.st_size, limit)
+        chunks, total = [], 0
+        while chunk := stream.read(min(_CHUNK, limit + 1 - total)):
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > limit:  # grew since the fstat
+                raise _too_big(path, total, limit)
+    return b"".join(chunks)
+
+
+def _too_big(path: Path, size: int, limit: int) -> DiagnosticError:
+    return _refused("TG005", f"{size} bytes, more than the {limit} allowed for this kind of map folder file",
+                    path, "no real map has a file this large; is it damaged, or planted by a zip?")
+
+
+def list_map_folder(root: str | os.PathLike, relpath: str) -> tuple[list[str], list[str]]:
+    """(sub-folders, regular files) of root/relpath, sorted; links and special files are left
+    out (they are never read), a link among the folders on the way is refused."""
+    parts = _parts(relpath)
+    fd = _open_folder(Path(root), parts) if parts is not None else None
+    if fd is None:
+        return [], []
+    folders, files = [], []
+    try:
+        with os.scandir(fd) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    folders.append(entry.name)
+                elif entry.is_file(follow_symlinks=False):
+                    files.append(entry.name)
+    finally:
+        os.close(fd)
+    return sorted(folders), sorted(files)
