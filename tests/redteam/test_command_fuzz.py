@@ -350,14 +350,12 @@ def _link_results_file(sandbox: Sandbox) -> None:
     (sandbox.out / "scenario-results" / "spec.json").symlink_to(sandbox.root / "user" / "documents" / "plans.txt")
 
 
-OTHER_ITEM = "issue #25 item handled by another helper"
 HOSTILE_FOLDERS = [
     pytest.param("build", _link_game_file, id="link-at-the-game-file"),
     pytest.param("build", _link_listing, id="link-at-map.yml"),
     pytest.param("build", _fifo_listing, id="fifo-at-map.yml"),
     pytest.param("build", _linked_map_folder, id="map-folder-is-a-link"),
-    pytest.param("build", _alias_bomb_listing, id="alias-bomb-in-map.yml",
-                 marks=pytest.mark.xfail(reason=f"alias bombs in map.yml: {OTHER_ITEM}", strict=False)),
+    pytest.param("build", _alias_bomb_listing, id="alias-bomb-in-map.yml"),
     pytest.param("build", _foreign_journal, id="foreign-journal"),
     pytest.param("test", _link_results_file, id="link-at-the-results-file"),
     # another spec whose file name cleans up to the other mod's game file: refused, never replacing it

@@ -34,9 +34,14 @@ def yaml_quoted(text: str) -> str:
     return '"' + "".join(out) + '"'
 
 
-def listed_games(data: bytes | None) -> list[tuple[str, str]]:
-    """(file_name, game_name) of each game a map.yml lists (a game without a name: its file name)."""
-    return [(str(g["file_name"]), str(g.get("game_name") or g["file_name"])) for g in _games(data)[1]]
+def listed_games(data: bytes | None, shown: str = "map.yml") -> list[tuple[str, str]]:
+    """(file_name, game_name) of each game a map.yml lists (a game without a name: its file name);
+    none for a listing that cannot be read (the merge that follows reports it, located)."""
+    try:
+        _, games = listing_games(data, shown)
+    except DiagnosticError:
+        return []
+    return [(file_name, game_name or file_name) for game_name, file_name in games]
 
 
 def _entry(game_name: str, file_name: str) -> str:
