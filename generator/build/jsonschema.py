@@ -14,7 +14,7 @@ from generator.spec.shapes import NAME
 from generator.rules import expand as rules
 from generator.write.modfolder import assetspec
 from generator.rules.macros import PARAM_TYPES, load_macros
-from generator.write.writer import write_file_atomically
+from generator.core.writer import write_file_atomically
 
 SCALAR = NAME.json()
 

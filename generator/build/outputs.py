@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from generator.core.diagnostics import EXIT_ERRORS, Diagnostic, DiagnosticError, Position, display_path
 from generator.mapgen.values import MAP_OUTPUT
-from generator.write.writer import safe_name, write_outputs
+from generator.core.writer import safe_name, write_outputs
 
 if TYPE_CHECKING:  # `import` needs none of the build pipeline: the command line stays quick to start
     from generator.build.pipeline import CompiledGame

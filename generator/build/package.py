@@ -11,7 +11,7 @@ from pathlib import Path, PurePosixPath
 
 from generator.core.diagnostics import Diagnostic, DiagnosticError, Position, display_path
 from generator.core.progress import progress
-from generator.write.writer import check_relative, safe_name
+from generator.core.writer import check_relative, safe_name
 
 _ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # fixed, so the same build gives the same zip
 
@@ -71,7 +71,7 @@ def safe_extract(archive_path: Path, destination: Path) -> list[Path]:
     """Unzip all or nothing: every entry checked first (no escaping the destination, no links or
     special files, sizes, entry count and compression ratio bounded against zip bombs), then
     written like every output (staged, swapped in; no link under destination followed)."""
-    from generator.write.writer import write_outputs
+    from generator.core.writer import write_outputs
 
     archive_path = Path(archive_path)
     try:
@@ -219,7 +219,7 @@ def package_spec(spec: str, outdir: str, previous: str | None = None) -> list[Pa
     from generator.write.notes import status_counts
     from generator.build.pipeline import compile_spec
     from generator.build.unittable import unit_rows
-    from generator.write.writer import write_outputs
+    from generator.core.writer import write_outputs
 
     compiled = compile_spec(spec)
     check_compiled(compiled, None)

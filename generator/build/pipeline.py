@@ -50,7 +50,7 @@ class CompiledGame:
     @property
     def game_file(self) -> str:
         """The built XML's file name in the map folder's games/ (map.yml lists it)."""
-        from generator.write.writer import safe_name
+        from generator.core.writer import safe_name
 
         return f"{safe_name(Path(self.spec_path).stem)}.xml"
 

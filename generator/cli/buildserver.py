@@ -537,7 +537,7 @@ def _start_in_background(folder: str, idle_minutes: float, job_seconds: float, j
     import subprocess
     import time
 
-    from generator.write.writer import new_private_file
+    from generator.core.writer import new_private_file
 
     log_path = os.path.join(folder, "server.log")
     with new_private_file(log_path) as log:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from generator.build.outputs import build_spec, print_warnings
 from generator.core.diagnostics import EXIT_OK, EXIT_UNUSABLE, display_path
 from generator.read.importer import import_xml_file
-from generator.write.writer import write_file_atomically
+from generator.core.writer import write_file_atomically
 from generator.write.yamlform import dump_game
 
 

@@ -86,7 +86,7 @@ def extract_command(mod_xml: str, base: str, output: str) -> int:
     """`import MOD.xml --base BASE -o SPEC.yaml`: write the overlay; warnings when it is not exact."""
     from generator.read.importer import import_xml_file
     from generator.build.pipeline import load_base_game
-    from generator.write.writer import write_file_atomically
+    from generator.core.writer import write_file_atomically
 
     out = Path(output)
     base_path, named = resolve_base(base)

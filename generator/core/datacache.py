@@ -69,7 +69,7 @@ def write_quietly(path: Path, blob: bytes) -> bool:
     exclusively, then a rename; never through a link, never over anything but a regular file);
     False if it cannot be written."""
     from generator.core.diagnostics import DiagnosticError
-    from generator.write.writer import write_file_atomically
+    from generator.core.writer import write_file_atomically
 
     try:
         write_file_atomically(path, blob)

@@ -232,7 +232,7 @@ def run_gui(game: Path, map_dir: Path, rounds: int = 1, screenshot: Path | None 
         if screenshot is None:
             shot = None
         elif shot.is_file():
-            from generator.write.writer import write_file_atomically
+            from generator.core.writer import write_file_atomically
 
             shot = write_file_atomically(screenshot, shot.read_bytes())
         else:

@@ -323,7 +323,7 @@ def write_map_folder(compiled, folder: Path) -> Path:
     the engine to read the texts of notifications, victories and actions from: 1.9 does nothing for
     a trigger whose notification text it cannot find. Returns the folder that holds map/."""
     from generator.build.outputs import notes_and_listing, output_files
-    from generator.write.writer import write_outputs
+    from generator.core.writer import write_outputs
 
     files = output_files(compiled)
     files.update(notes_and_listing(compiled, files, str(folder)))
@@ -392,7 +392,7 @@ def write_results(spec_path: Path, outdir: Path, results: list[ScenarioResult], 
     """The results `report` reads, written by the safe writer (staged and renamed into place;
     no link under outdir followed, only a regular file replaced): the output folder may hold
     what an unzipped mod or a cloned project put there."""
-    from generator.write.writer import read_output, write_outputs
+    from generator.core.writer import read_output, write_outputs
 
     relpath = _results_relpath(spec_path, engine)
     document = {"version": RESULTS_VERSION, "spec": display_path(spec_path), "spec_digest": spec_digest(spec_path),

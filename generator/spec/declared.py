@@ -364,7 +364,7 @@ def update_readme(text: str) -> str:
 
 
 if __name__ == "__main__":
-    from generator.write.writer import write_file_atomically
+    from generator.core.writer import write_file_atomically
 
     readme = Path(sys.argv[1])
     write_file_atomically(readme, update_readme(readme.read_text(encoding="utf-8")).encode("utf-8"))

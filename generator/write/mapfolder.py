@@ -16,7 +16,7 @@ from generator.model.units import unit_factors, unit_kinds
 from generator.core.diagnostics import Diagnostic, DiagnosticError, Position
 from generator.render.templates import environment
 from generator.write.modfolder.listing import yaml_quoted
-from generator.write.writer import safe_name
+from generator.core.writer import safe_name
 from generator.mapgen import art
 from generator.mapgen import colors as contrast
 from generator.mapgen.placement import Layout, layout_region, separate_labels

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from generator.core.diagnostics import Diagnostic, DiagnosticError, Position
 from generator.render.templates import environment
-from generator.write.writer import write_file_atomically
+from generator.core.writer import write_file_atomically
 
 
 def new_spec(name: str, base: str | None, directory: str) -> Path:

@@ -20,7 +20,7 @@ import pytest
 from conftest import PLAIN_GAME, REPO
 from fuzzseed import FUZZ_SEED
 from generator.cli.main import main
-from generator.write.writer import write_outputs
+from generator.core.writer import write_outputs
 
 EXAMPLE = PLAIN_GAME  # line numbers and texts of Frontier 1939 without its map
 FILE_COUNT = 150
@@ -71,7 +71,7 @@ def _fresh_old_build(out: Path) -> None:
 
 _WRITER = """
 import os, sys
-from generator.write.writer import write_outputs
+from generator.core.writer import write_outputs
 sys.path.insert(0, {tests!r})
 from redteam.test_output_atomic import _build_files
 kill_after = int(sys.argv[2])

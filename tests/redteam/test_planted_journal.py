@@ -12,13 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from conftest import PLAIN_GAME, REPO
+from conftest import REPO
 from generator.cli.main import main
-from generator.write.writer import write_outputs
+from generator.core.writer import write_outputs
 
 STAGING = ".triplea-gen-staging-0123456789abcdef01234567"
 USER_FILE = "another_map/map/games/my_saved_work.xml"
 USER_TEXT = b"<game>the user's own work</game>"
+# A game that draws its own map: one without would be refused in downloadedMaps before any write (TG520).
+GAME = REPO / "rules_yaml" / "frontier_1939.yaml"
 
 
 def _listing(folder: Path) -> dict[str, bytes | str]:
@@ -42,7 +44,7 @@ def _downloaded_maps(tmp_path: Path) -> Path:
 def _build_refused(out: Path, capsys, code: str) -> str:
     before = _listing(out)
     capsys.readouterr()
-    status = main(["build", str(PLAIN_GAME), "-o", str(out)])
+    status = main(["build", str(GAME), "-o", str(out)])
     err = capsys.readouterr().err
     after = _listing(out)
     assert not [p for p in before if p not in after], "files named by the journal were deleted"
@@ -117,7 +119,7 @@ def test_a_journal_of_a_real_build_unzipped_elsewhere_is_refused(tmp_path, capsy
 
 _KILLED_WRITER = """
 import os, sys
-from generator.write.writer import write_outputs
+from generator.core.writer import write_outputs
 done, kill_after, real = [0], int(sys.argv[2]), os.replace
 def replace(*args, **kwargs):
     if done[0] == kill_after:

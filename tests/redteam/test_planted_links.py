@@ -157,7 +157,7 @@ def test_compiled_templates_are_not_written_through_links(tmp_path, monkeypatch)
 
 
 def test_the_build_server_log_is_made_afresh(tmp_path):
-    from generator.write.writer import new_private_file
+    from generator.core.writer import new_private_file
 
     victim = tmp_path / "victim"
     victim.write_bytes(VICTIM_TEXT)

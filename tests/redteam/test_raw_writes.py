@@ -1,5 +1,5 @@
 """No raw writes: every file triplea-gen writes goes through the one safe writer
-(generator/write/writer.py, with the journal of journal.py), which makes temporary files
+(generator/core/writer.py, with the journal of journal.py), which makes temporary files
 exclusively in the target folder, follows no link and replaces only regular files. A call that
 writes, moves, removes or makes anything on disk anywhere else must say why it is safe in a
 comment beginning `safe-write:` on its line or in the comment lines right above it (a private
@@ -13,7 +13,7 @@ import pytest
 
 from conftest import REPO
 
-SAFE_WRITER = {"generator/write/writer.py", "generator/write/journal.py"}
+SAFE_WRITER = {"generator/core/writer.py", "generator/core/journal.py"}
 MARKER = "safe-write:"
 
 PYTHON_WRITES = re.compile("|".join([
@@ -74,7 +74,7 @@ def raw_writes(root: Path = REPO / "generator") -> list[str]:
 
 def test_every_write_goes_through_the_safe_writer_or_says_why_it_is_safe():
     found = raw_writes()
-    assert not found, ("raw writes outside generator/write/writer.py (use write_outputs / write_file_atomically, "
+    assert not found, ("raw writes outside generator/core/writer.py (use write_outputs / write_file_atomically, "
                        f"or justify with a '# {MARKER}' comment):\n" + "\n".join(found))
 
 

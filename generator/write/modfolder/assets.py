@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from generator.model import game as m
 from generator.core.diagnostics import Diagnostic, Position
 from generator.model.units import unit_kinds, unit_options
-from generator.write.writer import safe_name
+from generator.core.writer import safe_name
 from generator.write.modfolder.assetspec import ALREADY_THERE, NO_SOURCE_IMAGE, AssetSpec, Picture
 from generator.write.modfolder.basefolder import BaseFolder
 

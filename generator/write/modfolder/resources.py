@@ -8,7 +8,7 @@ from typing import Callable
 
 from generator.check.catalog.client import client_entry
 from generator.check.mapfolder import resource_needs
-from generator.write.writer import safe_name
+from generator.core.writer import safe_name
 
 # The engine whose client draws placeholders; its assets' list is the one every install has.
 _ENGINE = "current"

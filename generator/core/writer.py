@@ -31,7 +31,7 @@ from pathlib import Path, PurePosixPath
 from typing import BinaryIO, Callable
 
 from generator.core.diagnostics import Diagnostic, DiagnosticError, Position, display_path
-from generator.write import journal
+from generator.core import journal
 
 try:
     import fcntl
