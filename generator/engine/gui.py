@@ -25,7 +25,7 @@ from generator.engine.engines import Engine
 from generator.engine.harness import (_JVM_GRACE_SECONDS, _JVM_OPTIONS, HARNESS_CLASS, _error,
                                       harness_classes, java_command, out_of_memory_error, resolve_engine,
                                       run_bounded, stage_for_engine, vet_for_engine)
-from generator.engine.screenshot import PictureVerdict, judge_screenshot
+from generator.engine.screenshot import PictureVerdict, judge_screenshot, player_colours
 
 SCREEN = "1280x1024x24"
 DEFAULT_GUI_TIMEOUT = 600.0
@@ -228,7 +228,8 @@ def run_gui(game: Path, map_dir: Path, rounds: int = 1, screenshot: Path | None 
         if centre is not None and report["stopped_by"] in ("rounds", "game over") and client.get("centred_on") is None:
             raise _error("TG304", f"--centre: the game has no territory named '{centre}'", shown,
                          "give a territory name exactly as the game file spells it")
-        picture = judge_screenshot(shot, client.get("map_panel")) if shot.is_file() else None
+        picture = (judge_screenshot(shot, client.get("map_panel"), _map_colours(map_dir)) if shot.is_file()
+                   else None)
         if screenshot is None:
             shot = None
         elif shot.is_file():
@@ -247,6 +248,18 @@ def run_gui(game: Path, map_dir: Path, rounds: int = 1, screenshot: Path | None 
             centred_on=client.get("centred_on"), engine=engine.name,
             placeholder_resources=report.get("placeholder_resources", []),
             warnings_shown=report.get("warnings_shown", []))
+
+
+def _map_colours(map_dir: Path) -> tuple[tuple[int, int, int], ...]:
+    """The players' colours of the map folder, for the screenshot's verdict (none when unreadable)."""
+    from generator.check.mapfolder import MapFolder
+    from generator.read.propfile import read_properties
+
+    try:
+        data = MapFolder.at(map_dir).read_bytes("map.properties")
+    except (DiagnosticError, OSError):
+        return ()
+    return player_colours(read_properties(data)) if data else ()
 
 
 def _read_report(stdout: bytes, status: int, console: list[str], shown: str) -> dict:

@@ -40,8 +40,15 @@ class PictureVerdict:
         return f"looks like a map ({facts})" if self.plausible_map else f"not a map: {self.reason} ({facts})"
 
 
-def judge_picture(picture: Image.Image) -> PictureVerdict:
-    """The verdict on one picture (a screenshot, or its map panel cut out)."""
+def _near(colour: tuple[int, int, int], others: tuple[tuple[int, int, int], ...]) -> bool:
+    """Whether a quantised colour is one of others (quantised alike), give or take a step."""
+    return any(all(abs(c - o // _QUANTUM * _QUANTUM) <= _QUANTUM for c, o in zip(colour, other)) for other in others)
+
+
+def judge_picture(picture: Image.Image, map_colours: tuple[tuple[int, int, int], ...] = ()) -> PictureVerdict:
+    """The verdict on one picture (a screenshot, or its map panel cut out). map_colours: the players'
+    colours of the map folder (map.properties): one of them may fill the view (a large map scrolled to a
+    big power's land), which an empty frame or a bare screen never does."""
     width, height = picture.size
     sample = picture.convert("RGB")
     if width > _SAMPLE_WIDTH:
@@ -49,11 +56,12 @@ def judge_picture(picture: Image.Image) -> PictureVerdict:
     coarse = sample.point(lambda value: value // _QUANTUM * _QUANTUM)
     counts = coarse.getcolors(coarse.width * coarse.height) or []
     colours = len(counts)
-    dominant = max((count for count, _ in counts), default=0) / max(1, coarse.width * coarse.height)
+    top_count, top_colour = max(counts, default=(0, (0, 0, 0)))
+    dominant = top_count / max(1, coarse.width * coarse.height)
     coverage = map_coverage(sample)
     if min(width, height) < MIN_SIDE:
         reason = f"only {width}x{height} pixels"
-    elif dominant > MAX_DOMINANT_SHARE:
+    elif dominant > MAX_DOMINANT_SHARE and not _near(top_colour, map_colours):
         reason = "one colour covers almost everything (an empty frame, or a dialog on a bare screen)"
     elif colours < MIN_COLOURS:
         reason = "too few colours for land, sea, borders and units (a dialog or a blank panel)"
@@ -87,11 +95,25 @@ def map_coverage(picture: Image.Image) -> float:
     return (rows * columns) / max(1, width * height)
 
 
-def judge_screenshot(png: Path, map_panel: list[int] | None = None) -> PictureVerdict:
+def judge_screenshot(png: Path, map_panel: list[int] | None = None,
+                     map_colours: tuple[tuple[int, int, int], ...] = ()) -> PictureVerdict:
     """The verdict on a screenshot; with the map panel's [x, y, width, height] on it, on that part."""
     with Image.open(png) as screen:
         screen.load()
         if map_panel and map_panel[2] > 0 and map_panel[3] > 0:
             x, y, width, height = map_panel
-            return judge_picture(screen.crop((x, y, x + width, y + height)))
-        return judge_picture(screen)
+            return judge_picture(screen.crop((x, y, x + width, y + height)), map_colours)
+        return judge_picture(screen, map_colours)
+
+
+def player_colours(properties: dict[str, str]) -> tuple[tuple[int, int, int], ...]:
+    """The `color.<Player>=RRGGBB` values of a map.properties, as RGB."""
+    found = []
+    for key, value in sorted(properties.items()):
+        value = value.strip().lstrip("#")
+        if key.startswith("color.") and len(value) == 6:
+            try:
+                found.append((int(value[0:2], 16), int(value[2:4], 16), int(value[4:6], 16)))
+            except ValueError:
+                continue
+    return tuple(found)

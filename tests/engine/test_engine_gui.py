@@ -292,3 +292,27 @@ def test_a_map_larger_than_the_panel_covers_it_all(tmp_path: Path):
         panel = picture.convert("RGB").crop((0, 0, 857, 963))
     verdict = judge_picture(panel)
     assert verdict.plausible_map and verdict.coverage == 1.0, verdict.summary()
+
+
+def _one_power_fills_the_view() -> Image.Image:
+    """A large map scrolled to a great power's land (s002 centred on Moscow): the player's colour
+    over 90 % of the panel, with borders, names and a few counters."""
+    panel = Image.new("RGB", (857, 963), (0xB2, 0x22, 0x22))
+    draw = ImageDraw.Draw(panel)
+    for row in range(0, 963, 120):
+        draw.line((0, row, 857, row + 60), fill=(40, 40, 40), width=2)
+    for index in range(30):
+        x, y = 20 + (index * 97) % 800, 30 + (index * 61) % 900
+        draw.rectangle((x, y, x + 14, y + 14), fill=(index * 8 % 256, 255 - index * 7, 60 + index * 5),
+                       outline=(255, 255, 255))
+    return panel
+
+
+def test_a_view_filled_by_one_players_land_is_a_map():
+    """The dominance rule catches empty frames and bare screens; a player's own colour filling the
+    view is a map (it failed s002 once the map was drawn large enough to fill the window)."""
+    picture = _one_power_fills_the_view()
+    alone = judge_picture(picture)
+    assert not alone.plausible_map and alone.dominant_share > 0.8
+    assert judge_picture(picture, ((0xB2, 0x22, 0x22),)).plausible_map
+    assert not judge_picture(Image.new("RGB", (857, 963), (238, 238, 238)), ((0xB2, 0x22, 0x22),)).plausible_map
