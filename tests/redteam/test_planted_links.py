@@ -188,8 +188,9 @@ def test_the_engine_screenshot_is_written_by_the_safe_writer(tmp_path, monkeypat
                   "exceptions": [], "missing_images": [], "messages": [], "client": {}}
         return type("Done", (), {"stdout": json.dumps(report).encode(), "stderr": b"", "returncode": 0})()
 
-    monkeypatch.setattr(gui, "_require_engine", lambda: tmp_path)
-    monkeypatch.setattr(gui, "harness_classes", lambda: tmp_path)
+    engine = type("FakeEngine", (), {"name": "1.9", "working_dir": tmp_path})()
+    monkeypatch.setattr(gui, "resolve_engine", lambda engine_or_name=None: engine)
+    monkeypatch.setattr(gui, "harness_classes", lambda *args: tmp_path)
     monkeypatch.setattr(gui, "java_command", lambda *args, **kwargs: list(args[2]))
     monkeypatch.setattr(gui, "run_bounded", fake_client)
     monkeypatch.setattr(gui.shutil, "which", lambda name: "/bin/true")

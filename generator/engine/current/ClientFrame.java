@@ -109,6 +109,7 @@ final class ClientFrame {
     final Rectangle screen = new Rectangle(Toolkit.getDefaultToolkit().getScreenSize());
     final Robot robot = new Robot();
     final long waited = waitForTiles(robot, mapBounds.get().intersection(screen));
+    // safe-write: png is in this run's private scratch home; Python copies it out through the safe writer
     ImageIO.write(robot.createScreenCapture(screen), "png", png);
     final Rectangle map = mapBounds.get().intersection(screen);
     final Map<String, Object> shot = new LinkedHashMap<>();

@@ -223,15 +223,16 @@ public final class ClientGui {
     }
   }
 
+  // safe-write: `to` is inside this run's private scratch user.home (the client's maps folder there)
   private static void mirror(final Path from, final Path to) throws Exception {
-    Files.createDirectories(to);
+    Files.createDirectories(to); // safe-write: see above
     try (java.util.stream.Stream<Path> entries = Files.list(from)) {
       for (final Path entry : (Iterable<Path>) entries::iterator) {
         final Path copy = to.resolve(entry.getFileName().toString());
         if (Files.isDirectory(entry) && !Files.isSymbolicLink(entry)) {
           mirror(entry, copy);
         } else {
-          Files.createSymbolicLink(copy, entry);
+          Files.createSymbolicLink(copy, entry); // safe-write: a new link in the private scratch home
         }
       }
     }
