@@ -252,14 +252,17 @@ def run_gui(game: Path, map_dir: Path, rounds: int = 1, screenshot: Path | None 
 
 def _map_colours(map_dir: Path) -> tuple[tuple[int, int, int], ...]:
     """The players' colours of the map folder, for the screenshot's verdict (none when unreadable)."""
-    from generator.check.mapfolder import MapFolder
+    from generator.read.mapfiles import read_map_file
     from generator.read.propfile import read_properties
 
-    try:
-        data = MapFolder.at(map_dir).read_bytes("map.properties")
-    except (DiagnosticError, OSError):
-        return ()
-    return player_colours(read_properties(data)) if data else ()
+    for relpath in ("map/map.properties", "map.properties"):
+        try:
+            data = read_map_file(map_dir, relpath)
+        except (DiagnosticError, OSError):
+            return ()
+        if data:
+            return player_colours(read_properties(data))
+    return ()
 
 
 def _read_report(stdout: bytes, status: int, console: list[str], shown: str) -> dict:
