@@ -152,3 +152,21 @@ def test_package_unzipped_over_the_base_folder_only_adds(tmp_path, monkeypatch):
     readme = next(p for p in written if p.name.endswith("README.txt")).read_text()
     assert "deletes nothing" in readme and "replace map.yml" not in readme
     assert set(_listed(GLOBAL_MAP_DIR)) | {"s004_corrupting_g40.xml"} == set(_listed(installed))
+
+
+def test_a_drawn_map_built_beside_another_game_keeps_that_games_texts(tmp_path: Path):
+    """Found by the command fuzz (seed 1598100486): a game drawing its own map was written with its text
+    files made whole, so another game built into the same map folder lost its objective lines."""
+    from conftest import PLAIN_GAME
+
+    other = tmp_path / "other_mod.yaml"
+    shutil.copy(PLAIN_GAME, other)  # the same map name (frontier_1939), no map of its own
+    out = tmp_path / "out"
+    assert main(["build", str(other), "-o", str(out)]) == 0
+    objectives = out / "frontier_1939" / "map" / "objectives.properties"
+    before = [line for line in objectives.read_text(encoding="latin-1").splitlines() if "other_mod" in line.lower()]
+    assert before, "the other game wrote objective lines"
+    assert main(["build", str(REPO / "rules_yaml" / "frontier_1939.yaml"), "-o", str(out)]) == 0
+    after = objectives.read_text(encoding="latin-1").splitlines()
+    assert [line for line in before if line not in after] == []
+    assert "other_mod.xml" in _listed(out / "frontier_1939")

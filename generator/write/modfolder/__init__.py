@@ -91,7 +91,10 @@ def map_folder_additions(compiled, files: dict[str, bytes], outdir: str | Path |
                                                                                 present).items()})
     base_objectives = base.read(TEXT_FILES["objectives"]) if base is not None else None
     for file_name, entries in text_entries(game, compiled.spec.rules, look, base_objectives).items():
-        merged = merge_properties(None if generated else start(file_name), entries, xml_name)
+        # A drawn map's folder is made whole, but its text files hold every game's entries: another game
+        # built into the same map folder keeps its own (only this game's block is replaced).
+        earlier = output.read(content + file_name) if generated else start(file_name)
+        merged = merge_properties(earlier, entries, xml_name)
         if merged is not None:
             additions[content + file_name] = merged
     existing = output.read(root + "map.yml")
