@@ -118,7 +118,7 @@ def load_spec(spec_path: str | os.PathLike, _mods_within: tuple[Path, ...] = (),
     records = []
     if isinstance(data, dict) and "rules" in data and not collector.has_errors:
         rules = edit_rules(data["rules"]) if edit_rules else data["rules"]
-        records = expand_rules(rules, game, source, spec_dir, collector, macro_dirs)
+        records = expand_rules(rules, game, source, spec_dir, collector, macro_dirs, pos=data.position_of("rules"))
     assets = read_assets(data, source, collector)
     if not collector.has_errors and check_assets:
         check_asset_names(assets, game, source, collector)

@@ -68,9 +68,10 @@ class RuleRecord:
 
 
 def expand_rules(data, game: m.Game, source: str, spec_dir: Path, collector: Collector,
-                 macro_dirs: list[Path] = ()) -> list[RuleRecord]:
+                 macro_dirs: list[Path] = (), pos: Position | None = None) -> list[RuleRecord]:
+    """pos: where `rules:` is, for a value that is no list (a scalar carries no position of its own)."""
     r = SpecReader(source, collector)
-    rules = r.sequence(data, "rules", r.pos(data))
+    rules = r.sequence(data, "rules", r.pos(data, pos))
     if not rules:
         return []
     macros = load_macros([d for d in macro_dirs if d.is_dir()] or ([spec_dir / "macros"]

@@ -579,3 +579,14 @@ def test_allied_ownership_side_is_the_player_and_its_alliance(tmp_path, monkeypa
     assert not {"Japanese", "Germans", "Italians"} & set(options["players"][0].split(":"))
     (objective,) = root.iterfind("attachmentList/attachment[@name='objectiveAttachment_S001_R58']")
     assert [o.get("name") for o in objective.iterfind("option")] == ["conditions", "objectiveValue"]
+
+
+def test_rules_that_are_no_list_are_reported_at_their_line(tmp_path, capsys):
+    """Found by the YAML fuzz (seed 1598100486): a plain text under rules: (a scalar carries no position
+    of its own) was reported without line and column."""
+    spec = write(tmp_path, mod(RULES_BASE, "rules:\n  -e Carpathians cannot be entered.\n    us impassable\n"))
+    assert main(["build", str(spec), "-o", str(tmp_path / "out")]) == 2
+    lines = errors(capsys)
+    rules_line = spec.read_text(encoding="utf-8").splitlines().index("rules:") + 1
+    assert lines[0] == (f"{spec}:{rules_line}:1: error[TG031]: rules must be a list, not the value "
+                        "'-e Carpathians cannot be entered. us impassable'")
