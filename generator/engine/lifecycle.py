@@ -122,13 +122,8 @@ def register_group(process: subprocess.Popen) -> subprocess.Popen:
     return process
 
 
-def new_scratch_folder(kind: str) -> str:
-    """A private scratch folder triplea-gen-KIND-PID-* that outlives a `with` (a warm JVM's home):
-    removed by discard_scratch_folder, at exit, or by the next run's sweep when this one was killed."""
-    return scratch_folder_for_process(kind)
-
-
 def discard_scratch_folder(folder: str) -> None:
+    """Removes a folder of scratch_folder_for_process before the process ends (a warm JVM replaced)."""
     shutil.rmtree(folder, ignore_errors=True)  # safe-write: our own folder (rmtree follows no link)
     with _lock:
         _folders.discard(folder)

@@ -34,7 +34,7 @@ class WarmHarness:
             raise lifecycle.Interrupted()
         lifecycle.install_signal_handlers()
         # Named for this run (swept by the next one should this one be killed outright).
-        self.home = lifecycle.new_scratch_folder("warm")  # safe-write: made exclusively, private
+        self.home = lifecycle.scratch_folder_for_process("warm")  # safe-write: made exclusively, private
         # Serve mode reads its games from stdin and ends at its end: that is its parent watch, so it
         # gets no second one (-Dtriplea-gen.parent=stdin would read the same pipe).
         command = harness.java_command(harness.harness_classes(self.engine), self.engine.harness_class, ["serve"],
