@@ -40,8 +40,7 @@ def built(tmp_path_factory) -> Path:
 # --- the rules of the document ------------------------------------------------------------------
 
 # Rules whose status differs from the document's because a scenario showed the engine does less
-# (see each rule's note): S003-R29's penalty never takes more VP than the faction has
-# (scenario losing-chiang-with-little-money).
+# (see each rule's note): S003-R29's penalty never takes more VP than the faction has.
 RELABELLED = {"S003-R29": ("enforced", "partial")}
 # The spec's own rules, after the document's: the victory, which the document leaves open.
 OWN_RULES = {"S003-VICTORY": "enforced"}
@@ -222,6 +221,22 @@ def test_the_war_ends_with_a_winner_at_the_end_of_1945(built: Path):
                                              "British"])
     texts = (built.parent.parent / "notifications.properties").read_text(encoding="utf-8")
     assert "Victory_Allies_Free_Manchukuo=" in texts
+
+
+# --- losing a Chinese leader (S003-R29, issue 31) ----------------------------------------------------
+
+def test_a_lost_leader_is_charged_at_the_factions_mobilization_whether_or_not_it_holds_its_capital(built: Path):
+    # An end-of-turn penalty fires only for a player who collects income, i.e. holds its capital, and Mao
+    # usually dies as Yenan falls: the charge must be a step trigger before the faction can spend.
+    game = etree.parse(str(built))
+    charges = {}
+    for leader, faction in (("chiang", "nationalists"), ("mao", "communists")):
+        trigger = game.find(f".//attachment[@name='triggerAttachment_S003_R29_{leader}_Charge']")
+        assert trigger is not None, leader
+        charges[leader] = {o.get("name"): o.get("value") for o in trigger.iter("option")}
+        assert charges[leader]["when"] == f"before:{faction}Purchase"
+        assert charges[leader]["uses"] == "1"
+    assert (charges["chiang"]["resourceCount"], charges["mao"]["resourceCount"]) == ("-15", "-10")
 
 
 # --- client units are placed only in their own countries (S003-R48) ------------------------------
