@@ -239,6 +239,27 @@ def test_a_lost_leader_is_charged_at_the_factions_mobilization_whether_or_not_it
     assert (charges["chiang"]["resourceCount"], charges["mao"]["resourceCount"]) == ("-15", "-10")
 
 
+# --- the Allied player's VP mobilize Soviet units (S003-R13, issue 31) ------------------------------
+
+def test_the_other_allied_factions_may_give_their_vp_to_the_soviets_just_before_the_soviet_mobilization(built: Path):
+    # The Soviets earn nothing before the war, and the engine buys only with the buyer's own PUs.
+    game = etree.parse(str(built))
+    steps = [step.get("name") for step in game.iter("step")]
+    first = steps.index("sovietsPolitics")
+    assert steps[first + 1:first + 6] == ["nationalistsSovietAidUserActions", "communistsSovietAidUserActions",
+                                          "americansSovietAidUserActions", "britishSovietAidUserActions",
+                                          "sovietsPurchase"]
+    for donor in ("Nationalists", "Communists", "Americans", "British"):
+        for amount in ("5", "1"):
+            action = game.find(f".//attachment[@name='userActionAttachment_S003_R13_{donor}_{amount}']")
+            options = {o.get("name"): o.get("value") for o in action.iter("option")}
+            # the donor pays what the Soviets get, and only once the USSR is at war (S003-R06's condition)
+            assert options["costPU"] == amount and options["conditions"] == "conditionAttachment_S003_R06"
+            aid = game.find(f".//attachment[@name='triggerAttachment_S003_R13_{donor}_{amount}_Aid']")
+            aid_options = {o.get("name"): o.get("value") for o in aid.iter("option")}
+            assert (aid_options["players"], aid_options["resourceCount"]) == ("Soviets", amount)
+
+
 # --- client units are placed only in their own countries (S003-R48) ------------------------------
 
 def test_client_units_are_placed_only_in_their_countries(built: Path):
