@@ -283,7 +283,7 @@ def test_japan_places_what_it_buys_and_buys_no_client_it_cannot_place(built: Pat
     # clients it bought there (10 Manchukuo and 6 Nanking clients on the board at the end, 4 and 3 at the
     # start); with the gate alone Honshu refused them and, as the AI places its whole purchase at once,
     # nothing Japan bought was ever placed. The counter mix of S003-R48 keeps it from buying clients.
-    # (scenario easy-japan-places-what-it-buys looks into Honshu itself)
+    # (the rule itself is the scenario clients-stay-in-their-countries)
     japan = player(play(built, rounds=3, seed=1), "Japanese")
     assert japan["unplaced_units"] == {}
     assert japan["units"].get("jp_client_manchukuo", 0) <= 4 and japan["units"].get("jp_client_nanking", 0) <= 3
