@@ -253,8 +253,8 @@ def test_the_other_allied_factions_may_give_their_vp_to_the_soviets_just_before_
         for amount in ("5", "1"):
             action = game.find(f".//attachment[@name='userActionAttachment_S003_R13_{donor}_{amount}']")
             options = {o.get("name"): o.get("value") for o in action.iter("option")}
-            # the donor pays what the Soviets get, and only once the USSR is at war (S003-R06's condition)
-            assert options["costPU"] == amount and options["conditions"] == "conditionAttachment_S003_R06"
+            # the donor pays what the Soviets get, and only once the USSR is at war
+            assert options["costPU"] == amount and options["conditions"] == "conditionAttachment_S003_R13_Soviets_At_War"
             aid = game.find(f".//attachment[@name='triggerAttachment_S003_R13_{donor}_{amount}_Aid']")
             aid_options = {o.get("name"): o.get("value") for o in aid.iter("option")}
             assert (aid_options["players"], aid_options["resourceCount"]) == ("Soviets", amount)
