@@ -40,8 +40,7 @@ def built(tmp_path_factory) -> Path:
 # --- the rules of the document ------------------------------------------------------------------
 
 # Rules whose status differs from the document's because a scenario showed the engine does less
-# (see each rule's note): S003-R29's penalty never takes more VP than the faction has
-# (scenario losing-chiang-with-little-money).
+# (see each rule's note): S003-R29's penalty never takes more VP than the faction has.
 RELABELLED = {"S003-R29": ("enforced", "partial")}
 # The spec's own rules, after the document's: the victory, which the document leaves open.
 OWN_RULES = {"S003-VICTORY": "enforced"}
@@ -224,6 +223,43 @@ def test_the_war_ends_with_a_winner_at_the_end_of_1945(built: Path):
     assert "Victory_Allies_Free_Manchukuo=" in texts
 
 
+# --- losing a Chinese leader (S003-R29, issue 31) ----------------------------------------------------
+
+def test_a_lost_leader_is_charged_at_the_factions_mobilization_whether_or_not_it_holds_its_capital(built: Path):
+    # An end-of-turn penalty fires only for a player who collects income, i.e. holds its capital, and Mao
+    # usually dies as Yenan falls: the charge must be a step trigger before the faction can spend.
+    game = etree.parse(str(built))
+    charges = {}
+    for leader, faction in (("chiang", "nationalists"), ("mao", "communists")):
+        trigger = game.find(f".//attachment[@name='triggerAttachment_S003_R29_{leader}_Charge']")
+        assert trigger is not None, leader
+        charges[leader] = {o.get("name"): o.get("value") for o in trigger.iter("option")}
+        assert charges[leader]["when"] == f"before:{faction}Purchase"
+        assert charges[leader]["uses"] == "1"
+    assert (charges["chiang"]["resourceCount"], charges["mao"]["resourceCount"]) == ("-15", "-10")
+
+
+# --- the Allied player's VP mobilize Soviet units (S003-R13, issue 31) ------------------------------
+
+def test_the_other_allied_factions_may_give_their_vp_to_the_soviets_just_before_the_soviet_mobilization(built: Path):
+    # The Soviets earn nothing before the war, and the engine buys only with the buyer's own PUs.
+    game = etree.parse(str(built))
+    steps = [step.get("name") for step in game.iter("step")]
+    first = steps.index("sovietsPolitics")
+    assert steps[first + 1:first + 6] == ["nationalistsSovietAidUserActions", "communistsSovietAidUserActions",
+                                          "americansSovietAidUserActions", "britishSovietAidUserActions",
+                                          "sovietsPurchase"]
+    for donor in ("Nationalists", "Communists", "Americans", "British"):
+        for amount in ("5", "1"):
+            action = game.find(f".//attachment[@name='userActionAttachment_S003_R13_{donor}_{amount}']")
+            options = {o.get("name"): o.get("value") for o in action.iter("option")}
+            # the donor pays what the Soviets get, and only once the USSR is at war
+            assert options["costPU"] == amount and options["conditions"] == "conditionAttachment_S003_R13_Soviets_At_War"
+            aid = game.find(f".//attachment[@name='triggerAttachment_S003_R13_{donor}_{amount}_Aid']")
+            aid_options = {o.get("name"): o.get("value") for o in aid.iter("option")}
+            assert (aid_options["players"], aid_options["resourceCount"]) == ("Soviets", amount)
+
+
 # --- client units are placed only in their own countries (S003-R48) ------------------------------
 
 def test_client_units_are_placed_only_in_their_countries(built: Path):
@@ -247,7 +283,7 @@ def test_japan_places_what_it_buys_and_buys_no_client_it_cannot_place(built: Pat
     # clients it bought there (10 Manchukuo and 6 Nanking clients on the board at the end, 4 and 3 at the
     # start); with the gate alone Honshu refused them and, as the AI places its whole purchase at once,
     # nothing Japan bought was ever placed. The counter mix of S003-R48 keeps it from buying clients.
-    # (scenario easy-japan-places-what-it-buys looks into Honshu itself)
+    # (the rule itself is the scenario clients-stay-in-their-countries)
     japan = player(play(built, rounds=3, seed=1), "Japanese")
     assert japan["unplaced_units"] == {}
     assert japan["units"].get("jp_client_manchukuo", 0) <= 4 and japan["units"].get("jp_client_nanking", 0) <= 3
