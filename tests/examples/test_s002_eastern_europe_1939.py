@@ -33,7 +33,7 @@ RELABELLED = {
     "S002-R21": "partial",  # Poland's army plays; the British seat is not bound to Poland
     "S002-R22": "partial",  # original owner Poland only decides liberation in 1.9
     "S002-R69": "partial",  # records a result; the roll is the players'
-    "S002-R78": "partial",  # Germany's support is assumed; border wars leave the choice to Germany
+    "S002-R78": "partial",  # only a war begun on an associated minor; border wars leave the choice to Germany
 }
 # The spec's own rules, beside the document's: the victory, which the document leaves open.
 OWN_RULES = {"S002-VICTORY": "enforced"}
@@ -146,13 +146,10 @@ def test_validates_clean_for_the_1_9_engine(built, capsys):
     xml = built / "map" / "games" / f"{MAP_NAME}.xml"
     assert main(["validate", str(xml), "--engine", "1.9", "--map-dir", str(built)]) == 0
     out = capsys.readouterr().out
-    # What 1.9's DTD check prints and then loads anyway: the three closures' effect names are readable
-    # phrases (players see them among a territory's details), and each closure's effect starts empty
-    # (its trigger fills unitsNotAllowed). Nothing else may be reported.
-    assert out.endswith("0 errors, 6 warnings\n")
-    assert out.count("warning[TG109]: 1.9's DTD check: territoryEffect name 'Closed To ") == 3
-    assert out.count("warning[TG109]: 1.9's DTD check: attachment 'territoryEffectAttachment' has no option") == 3
-
+    # Issue 31: 1.9's DTD check used to complain six times while loading (the closures' effect names had
+    # spaces, and each effect's attachment started without an option); now it has nothing to say.
+    assert out.endswith("0 errors, 0 warnings\n")
+    assert "TG109" not in out
 
 # --- the board ----------------------------------------------------------------------------------------------------
 
@@ -329,10 +326,10 @@ def test_war_with_germany_brings_finland_in_and_lifts_the_pact_line(barbarossa):
     for unit in ("ru_armor", "ru_infantry"):
         assert when_fired(report, f"triggerAttachment_S002_R15_{unit}") == [(1, "russiaCombatMove")]
         assert when_fired(report, f"triggerAttachment_S002_R15_{unit}_Restore") == [(1, "russiaNonCombatMove")]
-    # S002-R57: at full war Finland rebuilds an infantry in Helsinki; no Swedish volunteer comes, as
-    # Finland is associated with Germany and no Russian unit stands in Finland proper (before the fix
-    # one came every turn whatever Finland's side)
-    assert when_fired(report, "triggerAttachment_S002_R57_Finnish_Rebuild") == [(1, "finlandCombatMove")]
+    # S002-R57: at full war no Swedish volunteer comes, as Finland is associated with Germany and no
+    # Russian unit stands in Finland proper (before the fix one came every turn whatever Finland's side);
+    # and Finland, which has not fought yet, rebuilds nothing (issue 31: it used to rebuild all the same)
+    assert when_fired(report, "triggerAttachment_S002_R57_Finnish_Rebuild") == []
     assert when_fired(report, "triggerAttachment_S002_R57_Swedish_Volunteer") == []
     assert "swe_infantry" not in player(report, "Finland")["units"]
     # S002-R05/R26: no Pact any more, so no partition of Poland
@@ -403,9 +400,10 @@ def finnish_full_war(tmp_path_factory, built):
 @requires_engine
 def test_a_lone_finland_at_full_war_gets_swedes_and_may_enter_russia(finnish_full_war):
     report = finnish_full_war
-    # S002-R57: a Swedish volunteer and a rebuilt Finnish infantry reach Helsinki in the Finnish turn
+    # S002-R57: a Swedish volunteer reaches Helsinki in the Finnish turn; Finland has lost nothing yet, so
+    # nothing is rebuilt (issue 31: a rebuild used to come every turn)
     assert when_fired(report, "triggerAttachment_S002_R57_Swedish_Volunteer") == [(1, "finlandCombatMove")]
-    assert when_fired(report, "triggerAttachment_S002_R57_Finnish_Rebuild") == [(1, "finlandCombatMove")]
+    assert when_fired(report, "triggerAttachment_S002_R57_Finnish_Rebuild") == []
     # S002-R55: the ban on entering Russia ends with the border war
     assert when_fired(report, "triggerAttachment_S002_R55_Finns_Free") == [(1, "finlandCombatMove")]
 
@@ -426,15 +424,20 @@ def test_finnish_units_are_kept_out_of_russia_until_a_full_war(built):
     assert lift.find("option[@name='conditions']").get("value") == "conditionAttachment_S002_R55_Full_War"
 
 
-def test_rebuilds_stop_at_the_armys_size(built):
-    # S002-R45, R57: rebuilds came every turn forever; now at most the army the rules deploy
+def test_rebuilds_stop_at_the_armys_size_or_follow_the_fighting(built):
+    # S002-R45: Rumanian rebuilds came every turn forever; now at most the army the rules deploy.
+    # S002-R57 (issue 31): a Finnish rebuild comes only in a turn after Finland fought Russia, which the
+    # battle steps record in a switch; the rebuild trigger clears it
     tree = etree.parse(str(built / "map" / "games" / f"{MAP_NAME}.xml"))
 
-    def uses(trigger: str) -> str:
-        return tree.find(f".//attachment[@name='{trigger}']/option[@name='uses']").get("value")
+    def option(trigger: str, name: str) -> str | None:
+        found = tree.find(f".//attachment[@name='{trigger}']/option[@name='{name}']")
+        return None if found is None else found.get("value")
 
-    assert uses("triggerAttachment_S002_R45") == "8"
-    assert uses("triggerAttachment_S002_R57_Finnish_Rebuild") == "5"
+    assert option("triggerAttachment_S002_R45", "uses") == "8"
+    assert option("triggerAttachment_S002_R57_Finnish_Rebuild", "uses") is None
+    assert "conditionAttachment_S002_R57_Rebuild_Due" in option("triggerAttachment_S002_R57_Finnish_Rebuild", "conditions")
+    assert option("triggerAttachment_S002_R57_Losses_Recorded", "conditions") == "conditionAttachment_S002_R57_Finland_Fought"
 
 
 @pytest.fixture(scope="module")
