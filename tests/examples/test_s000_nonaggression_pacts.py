@@ -143,6 +143,39 @@ def test_pact_windows_let_the_victim_place_units_where_no_factory_stands(built):
     assert properties["Place in Any Territory"] == properties["Unit Placement Per Territory Restricted"] == "true"
 
 
+def test_pact_windows_sell_no_more_than_the_pact_money(built):
+    """Issue 31: a pact window let the USSR spend its whole treasury out of turn. Every price of a window's
+    menu also costs as much of the window's allowance as PUs; the allowance is the pact money."""
+    from lxml import etree
+
+    root = etree.parse(str(built)).getroot()
+    rules = {r.get("name"): r for r in root.iterfind("production/productionRule")}
+    for key, amounts in (("S000_R02", ["9"]), ("S000_R14_Russians", ["8", "7", "6", "5", "4", "3", "2", "1"]),
+                         ("S000_R14_Japanese", ["8", "7", "6", "5", "4", "3", "2", "1"])):
+        menu = root.find(f"production/productionFrontier[@name='productionPriced_{key}']")
+        assert len(menu) > 5
+        for entry in menu:
+            costs = {c.get("resource"): c.get("quantity") for c in rules[entry.get("name")].iterfind("cost")}
+            assert costs[f"{key}_Allowance"] == costs["PUs"], entry.get("name")
+        grants = [t for t in root.iterfind("attachmentList/attachment")
+                  if t.get("name").startswith(f"triggerAttachment_{key}_Allowance")]
+        assert [t.find("option[@name='resourceCount']").get("value") for t in grants] == amounts
+
+
+def test_the_mongolia_rule_needs_the_pact_out_of_force(built):
+    from lxml import etree
+
+    root = etree.parse(str(built)).getroot()
+    for trigger in ("triggerAttachment_Japanese_Conquer_Russians_Territory_By_Mongolia_1",
+                    "triggerAttachment_Russians_Conquer_Japanese_Territory_By_Mongolia"):
+        conditions = root.find(f"attachmentList/attachment[@name='{trigger}']/option[@name='conditions']")
+        assert "conditionAttachment_S000_R16_Pact_Not_In_Force" in conditions.get("value").split(":")
+    # nothing switches the base game's own Mongolia switch any more
+    assert not [o for o in root.iterfind("attachmentList/attachment/option[@name='playerAttachmentName']")
+                if o.get("count") == "conditionAttachment_Mongolia_May_Change_To_Russians_Control_Switch"
+                and "S000" in o.getparent().get("name")]
+
+
 # --- in the engine -------------------------------------------------------------------------------------------------
 
 FORCED_EVENTS = """\
@@ -200,7 +233,8 @@ def test_the_soviets_are_paid_and_may_buy_when_germany_declares_war(forced_game)
 def test_the_japanese_soviet_pact_starts_in_round_3_and_the_first_violation_pays(forced_game):
     report = forced_game
     assert when_fired(report, "triggerAttachment_S000_R07") == [(3, "germansTech")]
-    assert when_fired(report, "triggerAttachment_S000_R16") == [(3, "germansTech")]  # Mongolia rule off
+    # the Mongolia rule is void while the pact holds, not switched off for good (issue 31)
+    assert "triggerAttachment_S000_R16" not in {f["trigger"] for f in report.fired}
     # a Soviet unit in China after the Soviet non-combat move of round 3: 8 IPC from the bank to Japan at
     # once, and the pact ends; the USSR has bought already, so its 8 IPC are owed and taken before its next
     # purchase (charged at once, it paid what was left of its treasury: "-8 PUs; end with 0 PUs")
