@@ -111,7 +111,8 @@ def test_pact_windows_sit_inside_the_aggressors_turns(built):
 
     assert right_after("germansAirborneCombatMove") == ["russiansPactGermansPurchase", "russiansPactGermansPlace"]
     assert right_after("italiansAirborneCombatMove") == ["russiansPactItaliansPurchase", "russiansPactItaliansPlace"]
-    assert right_after("japaneseBattle") == ["russiansPactJapanesePurchase", "russiansPactJapanesePlace"]
+    # before the Japanese battles: a Japanese attack is found as it begins (issue 31)
+    assert right_after("japaneseAirborneCombatMove") == ["russiansPactJapanesePurchase", "russiansPactJapanesePlace"]
     assert right_after("russiansNonCombatMove") == ["japanesePactRussiansPurchase", "japanesePactRussiansPlace"]
 
 
