@@ -167,10 +167,11 @@ def test_the_mongolia_rule_needs_the_pact_out_of_force(built):
     from lxml import etree
 
     root = etree.parse(str(built)).getroot()
-    for trigger in ("triggerAttachment_Japanese_Conquer_Russians_Territory_By_Mongolia_1",
-                    "triggerAttachment_Russians_Conquer_Japanese_Territory_By_Mongolia"):
+    # each of its triggers needs the pact out of force when that player's combat move began (issue 31)
+    for trigger, player in (("triggerAttachment_Japanese_Conquer_Russians_Territory_By_Mongolia_1", "Japanese"),
+                            ("triggerAttachment_Russians_Conquer_Japanese_Territory_By_Mongolia", "Russians")):
         conditions = root.find(f"attachmentList/attachment[@name='{trigger}']/option[@name='conditions']")
-        assert "conditionAttachment_S000_R16_Pact_Not_In_Force" in conditions.get("value").split(":")
+        assert f"conditionAttachment_S000_R16_Not_Held_{player}" in conditions.get("value").split(":")
     # nothing switches the base game's own Mongolia switch any more
     assert not [o for o in root.iterfind("attachmentList/attachment/option[@name='playerAttachmentName']")
                 if o.get("count") == "conditionAttachment_Mongolia_May_Change_To_Russians_Control_Switch"
@@ -272,6 +273,14 @@ def test_without_aggression_nothing_is_paid_and_the_windows_stay_shut(built):
         (2, "russiansPactGermansPurchase"), (2, "russiansPactItaliansPurchase")]
     russians = next(p for p in report.players if p["name"] == "Russians")
     assert russians["resources"]["PUs"] < 60, "the Soviets could not buy in their own turns"
+
+
+@requires_engine
+def test_1_9_loads_the_game_without_dtd_complaints(built, capsys):
+    """Issue 31: 1.9 printed 4 DTD errors (rule and frontier sharing an ID, an attachment without options)."""
+    capsys.readouterr()
+    assert main(["engine", "check", "--warnings", str(built)]) == 0
+    assert "DTD:" not in capsys.readouterr().out
 
 
 @requires_engine
