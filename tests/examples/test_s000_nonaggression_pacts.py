@@ -275,6 +275,35 @@ def test_without_aggression_nothing_is_paid_and_the_windows_stay_shut(built):
     assert russians["resources"]["PUs"] < 60, "the Soviets could not buy in their own turns"
 
 
+SHUT_WINDOW_PROBE = """
+  - id: shut-window-asks-nobody
+    rule: S000-R02
+    control: false
+    text: At peace with Germany, the USSR (scripted to buy 1 infantry) is not asked in the shut window.
+    given: {round: 1, step: germansPolitics}
+    play:
+      until: {step: germansBattle}
+      purchases: {Russians: {infantry: 1}}
+    expect:
+      - no_exception: true
+"""
+
+
+@requires_engine
+def test_a_shut_pact_window_asks_the_player_nothing(maps_env, tmp_path):
+    """Issue 31: the fast AI thought 82-146 s a game in pact purchase steps that could buy nothing. The engine
+    asked for a purchase whenever a repair was affordable; a shut window now fails the step's capital test,
+    so the engine skips it: the scripted USSR is never asked (before: "Russians has no production rule for
+    infantry in round 1, step russiansPactGermansPurchase")."""
+    from generator.scenarios.run import test_spec
+
+    spec = tmp_path / SPEC.name
+    spec.write_text(SPEC.read_text(encoding="utf-8") + SHUT_WINDOW_PROBE, encoding="utf-8")
+    (result,) = test_spec(spec, only="shut-window-asks-nobody")
+    assert result.run.passed, result.run.error
+    assert not [note for note in result.run.script_notes if "Pact" in note], result.run.script_notes
+
+
 @requires_engine
 def test_1_9_loads_the_game_without_dtd_complaints(built, capsys):
     """Issue 31: 1.9 printed 4 DTD errors (rule and frontier sharing an ID, an attachment without options)."""
