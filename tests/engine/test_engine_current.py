@@ -224,7 +224,7 @@ def test_play_in_2x_from_the_command_line(capsys):
     output = capsys.readouterr().out
     assert "rounds: 1 of 1 played" in output
     # each step's wall time, the slowest named with round, step and player
-    assert re.search(r"^slowest steps: round 1 \w+ \((Reds|Blues|no player)\) \d+\.\d s", output, re.M)
+    assert re.search(r"^slowest steps: round 1 \w+ \((Reds|Blues|no player)\) \d+\.\d s", output, re.MULTILINE)
 
 
 @pytest.mark.engine
