@@ -163,6 +163,10 @@ def format_play_report(report) -> str:
     lines.append(f"rounds: {report.rounds_completed} of {report.rounds_requested} played "
                  f"(stopped by: {report.stopped_by}), {report.steps_run} steps, "
                  f"{report.total_seconds:.1f} s" + (f" ({times})" if times else ""))
+    if report.slowest_steps:
+        lines.append("slowest steps: " + ", ".join(
+            f"round {entry['round']} {entry['step']} ({entry['player'] or 'no player'}) {entry['seconds']:.1f} s"
+            for entry in report.slowest_steps))
     if report.exceptions:
         lines.append(f"exceptions: {len(report.exceptions)}")
         for entry in report.exceptions:

@@ -35,7 +35,7 @@ _STAX_GUARD = "-Djavax.xml.stream.XMLInputFactory=tripleagen.guard.GuardedXMLInp
 # The 1.9 harness files that touch no engine class (the entry point, its option parsing, the JSON
 # writer, the exception log, scripts): the 2.x source set is these plus current/*.java, which holds
 # the same classes (CheckMode, PlayMode, ...) written against the 2.x API.
-SHARED_SOURCES = ("Harness.java", "Json.java", "Reflection.java", "Script.java", "EngineLog.java")
+SHARED_SOURCES = ("Harness.java", "Json.java", "Reflection.java", "Script.java", "EngineLog.java", "StepTimes.java")
 INSTALL_HINT_CURRENT = (
     f"install TripleA 2.x (https://triplea-game.org/download/) or unzip its portable package, and set "
     f"{CURRENT_HOME_VARIABLE} to its folder (the one holding .triplea-root and bin/)")

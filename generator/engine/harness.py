@@ -94,6 +94,8 @@ class PlayReport:
     # What the engine showed the players in message windows (notifications, victory, politics):
     # {kind, title, text, to, not_to, round, step}
     messages: list[dict] = field(default_factory=list)
+    # The steps that took longest, slowest first: {round, step, player, seconds} (StepTimes.java)
+    slowest_steps: list[dict] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -404,7 +406,8 @@ def play_game(path: Path, rounds: int = 2, ai: str = "easy", seed: int | None = 
         round_seconds=report["round_seconds"], total_seconds=report["total_seconds"],
         ai_randomness_seeded=report["ai_randomness_seeded"], exceptions=report["exceptions"],
         fired=report["fired"], air_removed=report.get("air_removed", []), players=report["players"],
-        console_warnings=report["console_warnings"], winners=report["winners"], messages=report["messages"])
+        console_warnings=report["console_warnings"], winners=report["winners"], messages=report["messages"],
+        slowest_steps=report.get("slowest_steps", []))
 
 
 def format_check_line(result: CheckResult) -> str:

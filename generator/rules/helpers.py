@@ -233,6 +233,23 @@ class GameHelpers:
         return next((p.frontier for p in production.player_production if p.player == player), "") \
             if production else ""
 
+    def frontier_rules(self, frontier: str) -> list[m.ProductionRule]:
+        """The production rules a frontier lists, in its order (a copy may be priced differently)."""
+        production = self._game.production
+        if not production:
+            return []
+        rules = {rule.name: rule for rule in production.rules}
+        names = next((f.rules for f in production.frontiers if f.name == frontier), None)
+        if names is None:
+            raise LookupError(f"no production frontier named '{frontier}'")
+        return [rules[name] for name in names if name in rules]
+
+    def player_option(self, player: str, option: str, default: str, attachment: str = "playerAttachment") -> str:
+        """The value the player's attachment (playerAttachment, rulesAttachment ...) gives an option, or
+        the engine's default."""
+        attachment = self.attachment(attachment, player)
+        return next((o.value for o in (attachment.options if attachment else []) if o.name == option), default)
+
     def units_costing(self, resource: str) -> list[str]:
         """The unit types that a production rule sells for (among others) the resource, in rule order."""
         unit_types = {u.name for u in self._game.units or []}

@@ -164,6 +164,17 @@ def test_cli_play_json_after_one_round():
 
 
 @requires_engine
+def test_cli_play_json_names_the_slowest_steps():
+    """Each step's wall time, slowest first (issue 31: no AI step may think over 30 s choosing nothing)."""
+    status, output = run_cli("engine", "play", str(SMALL_GAME), "--rounds", "1", "--seed", "1", "--format", "json")
+    slowest = json.loads(output)["slowest_steps"]
+    assert status == 0 and 0 < len(slowest) <= 10
+    assert set(slowest[0]) == {"round", "step", "player", "seconds"}
+    assert [entry["seconds"] for entry in slowest] == sorted((entry["seconds"] for entry in slowest), reverse=True)
+    assert {entry["round"] for entry in slowest} == {1} and {entry["player"] for entry in slowest} <= {"Reds", "Blues", ""}
+
+
+@requires_engine
 def test_cli_check_lines_and_exit_status(tmp_path):
     broken = small_game_variant(tmp_path, "broken_step.xml", '<step name="redsPlace" delegate="place"',
                                 '<step name="redsPlace" delegate="noSuchDelegate"')

@@ -4,6 +4,7 @@ when it cannot run here; CI has it)."""
 from __future__ import annotations
 
 import os
+import re
 import stat
 import zipfile
 from pathlib import Path
@@ -220,7 +221,10 @@ def test_play_in_2x_plays_rounds_with_its_ai(built_examples):
 @requires_current_engine
 def test_play_in_2x_from_the_command_line(capsys):
     assert main(["engine", "play", "--engine", "current", str(SMALL_GAME), "--rounds", "1", "--seed", "1"]) == 0
-    assert "rounds: 1 of 1 played" in capsys.readouterr().out
+    output = capsys.readouterr().out
+    assert "rounds: 1 of 1 played" in output
+    # each step's wall time, the slowest named with round, step and player
+    assert re.search(r"^slowest steps: round 1 \w+ \((Reds|Blues|no player)\) \d+\.\d s", output, re.MULTILINE)
 
 
 @pytest.mark.engine

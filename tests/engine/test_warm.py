@@ -13,7 +13,7 @@ from tests.conftest import REPO, requires_current_engine, requires_engine
 
 SMALL_GAME = REPO / "tests" / "fixtures" / "engine" / "two_player_trigger.xml"
 OPTIONS = ["--rounds", "2", "--seed", "3", "--history", "true"]
-TIMINGS = ("round_seconds", "total_seconds", "path")
+TIMINGS = ("round_seconds", "slowest_steps", "total_seconds", "path")
 
 
 def comparable(report: dict) -> dict:

@@ -323,3 +323,24 @@ scenarios:
     out = capsys.readouterr().out
     assert "round 1, step russiansEndTurn: Players: Russians have just won the game" in out
     assert "=> backed" in out
+
+
+def test_a_purchase_window_leaves_a_player_without_capital_able_to_buy(tmp_path: Path):
+    """The window's playerAttachment makes the engine ask for retainCapitalProduceNumber capitals (1 by
+    default) before any purchase, where a player without attachment and without capital was asked for
+    none: such a player keeps 0 after each window, or it could never buy again."""
+    spec = tmp_path / "window.yaml"
+    spec.write_text(f"""mod: {{name: Window, version: "1.0", base: {GOLDEN / "base.yaml"}}}
+change:
+  attachments:
+    - {{name: territoryAttachment, attachTo: Rome Region, options: {{capital: null}}}}
+rules:
+  - id: W
+    text: Italy buys in the German turn while at war with the USSR.
+    use: purchase_window
+    with: {{player: Italians, after: [germansCombatMove], open_when: [after:germansPolitics],
+            at_war_with: [Russians]}}
+""", encoding="utf-8")
+    fragment = "".join(load_spec(spec).rules[0].fragments)
+    assert '<option name="playerProperty" value="retainCapitalProduceNumber" count="0"/>' in fragment
+    assert '<option name="retainCapitalProduceNumber" value="0"/>' in fragment

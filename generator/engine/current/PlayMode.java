@@ -91,6 +91,7 @@ final class PlayMode {
   private final PrintStream reportOut;
   private final long startNanos = System.nanoTime();
   private final List<Double> roundSeconds = new ArrayList<>();
+  private final StepTimes stepTimes = new StepTimes();
   private GameData data;
   private int startRound;
   private boolean started;
@@ -179,6 +180,7 @@ final class PlayMode {
       final GameStep step = sequence.getStep();
       log.setContext(round, step.getName());
       final List<String> scripted = scriptedActionsOf(step);
+      final long stepStart = System.nanoTime();
       try {
         game.runNextStep();
       } catch (final RuntimeException e) {
@@ -192,6 +194,7 @@ final class PlayMode {
         }
       }
       stepsRun++;
+      stepTimes.add(round, step.getName(), player(step), (System.nanoTime() - stepStart) / 1e9);
       if (sequence.getRound() != round) {
         final long now = System.nanoTime();
         roundSeconds.add((now - roundStart) / 1e9);
@@ -468,6 +471,7 @@ final class PlayMode {
     report.put("last_step", sequence.getStep() == null ? null : sequence.getStep().getName());
     report.put("ai_randomness_seeded", aiRandomnessSeeded);
     report.put("round_seconds", new ArrayList<>(roundSeconds));
+    report.put("slowest_steps", stepTimes.slowest());
     report.put("total_seconds", (System.nanoTime() - startNanos) / 1e9);
     report.put("exceptions", log.entries());
     report.put("console_warnings", log.consoleWarnings());
