@@ -248,6 +248,24 @@ def test_an_ownership_transfer_converts_every_unit_up_to_its_limit_in_blocks_and
         0, 1, 2, 2]
 
 
+def test_an_ownership_transfer_of_every_type_takes_what_the_menu_sells_and_what_stands_there(tmp_path: Path):
+    # S004-R25 named the types France might hold; a control built without the rule that adds marines then
+    # failed (no unit type 'marine'): every_type follows the game's menu instead
+    spec = tmp_path / "mod.yaml"
+    spec.write_text(f"""mod: {{name: Every, base: {GOLDEN / 'base.yaml'}}}
+rules:
+  - id: R1
+    text: Kiev and the Black Sea go over to Germany with every Soviet unit in them.
+    use: ownership_transfer
+    with: {{territories: [Kiev, Black Sea], from: Russians, to: Germans, convert_units: true, every_type: true,
+            max_units: 1, limits: {{factory: 0}}}}
+""", encoding="utf-8")
+    placed = {value for options in rule_options(spec, "R1").values() for option, value, _ in options
+              if option == "placement"}
+    assert placed == {"Kiev:infantry", "Kiev:artillery", "Kiev:armour", "Kiev:fighter",
+                      "Black Sea:transport", "Black Sea:destroyer"}
+
+
 def test_a_relationship_change_can_charge_the_player():
     # S002-R78: a Russian war on a German minor became a free war with Germany
     trigger = rule_options(GOLDEN / "relationship_change.yaml", "G-RC-PAID")["triggerAttachment_G_RC_PAID"]
