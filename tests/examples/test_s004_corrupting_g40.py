@@ -3,7 +3,7 @@ the spec carries exactly the rules ../shared/reference/seed-rules.md lists for t
 with the same statuses and counts, the game notes show every rule, the generated game
 holds what the static rules promise, and in the TripleA 1.9 engine the new turn order,
 the one-marine-a-turn limit and the Vichy surrender work. Engine games are seeded; the
-surrender (which the engine's AI never accepts) is forced by a small test mod."""
+surrender (which needs Germany to hold Paris) is forced by a small test mod."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -224,14 +224,18 @@ def test_an_accepted_surrender_creates_vichy_france(surrender_game):
     assert when_fired(report, "triggerAttachment_S004_R24") == moment  # Normandy Bordeaux to Germany
     assert when_fired(report, "triggerAttachment_S004_R25") == moment  # North Africa, Syria, Indochina
     assert when_fired(report, "triggerAttachment_S004_R26") == moment  # France stays at war
+    # one unit of a type is fewer than a block of 4: it converts with the rest, at the start of the
+    # German non-combat move
+    rest = [(1, "germansNonCombatMove")]
     for territory in ("Morocco", "Algeria", "Tunisia", "Syria"):
         for role in ("Remove", "Place"):
-            assert when_fired(report, f"triggerAttachment_S004_R25_{territory}_infantry_1_{role}") == moment
+            assert when_fired(report, f"triggerAttachment_S004_R25_{territory}_infantry_Rest_1_{role}") == rest
     for ship in ("battleship", "cruiser", "destroyer", "transport"):
-        assert when_fired(report, f"triggerAttachment_S004_R25_94_Sea_Zone_{ship}_1_Place") == moment
+        assert when_fired(report, f"triggerAttachment_S004_R25_94_Sea_Zone_{ship}_Rest_1_Place") == rest
     # Vichy takes no turn: its ships stay in port until the Axis invasion of round 3 hands them over
     for ship in ("battleship", "cruiser", "destroyer", "transport"):
-        assert when_fired(report, f"triggerAttachment_S004_R29_94_Sea_Zone_{ship}_1_Place") == [(3, "germansBattle")]
+        assert when_fired(report, f"triggerAttachment_S004_R29_94_Sea_Zone_{ship}_Rest_1_Place") == [
+            (3, "germansNonCombatMove")]
 
 
 @requires_engine
@@ -256,6 +260,7 @@ def test_an_axis_invasion_hands_all_of_vichy_to_the_free_french(surrender_game):
     # and unit (Indochina included) goes over to the French
     assert when_fired(report, "triggerAttachment_S004_R29") == [(3, "germansBattle")]
     for territory in ("Algeria", "Syria"):
-        assert when_fired(report, f"triggerAttachment_S004_R29_{territory}_infantry_1_Place") == [(3, "germansBattle")]
+        assert when_fired(report, f"triggerAttachment_S004_R29_{territory}_infantry_Rest_1_Place") == [
+            (3, "germansNonCombatMove")]
     vichy = next(state for state in report.players if state["name"] == "Vichy")
     assert vichy["territories"] == 0 and vichy["units"] == {} and vichy["resources"]["PUs"] == 0

@@ -117,6 +117,12 @@ rules:
     ("{use: marines, with: {units: [destroyer]}}",
      "macro 'marines': destroyer is not a land unit; only land units can be marines (1.9 refuses isMarine on sea "
      "units)"),
+    ("{use: ownership_transfer, with: {territories: [Kiev], from: Russians, to: Germans, convert_units: true, "
+     "block: 3}}",
+     "macro 'ownership_transfer': block needs rest_when: the steps at which the units left over convert"),
+    ("{use: ownership_transfer, with: {territories: [Kiev], from: Russians, to: Germans, convert_units: true, "
+     "rest_when: [before:germansBattle]}}",
+     "macro 'ownership_transfer': rest_when needs block: how many units a rung converts at when"),
     ("{use: neutral_garrison, with: {garrisons: {Kiev: {infantry: 2}}}}",
      "macro 'neutral_garrison': Kiev belongs to Russians, who plays turns; garrisons are for neutral territories "
      "(change the units with change: initialUnits)"),
@@ -199,6 +205,65 @@ def test_an_automatic_user_action_happens_when_nobody_took_it():
     action = attachments["userActionAttachment_G_DEMAND"]
     assert "triggerAttachment_G_DEMAND_Taken:1:false:false:false:false" in option_values(action, "activateTrigger")
     assert option_values(attachments["triggerAttachment_G_DEMAND_Taken_Reset"], "when") == ["before:russiansUserActions"]
+
+
+def converted(attachments: dict, territory: str, unit: str, present: int,
+              stages=(["after:germansCombatMove"], ["before:germansBattle"])) -> int:
+    """How many of `present` units an ownership_transfer's rungs convert, fired as the engine fires them:
+    each step tests every condition once before any trigger of that step fires, so the blocks fire
+    against the units first present and the rest rungs against what the blocks left."""
+    def rungs(steps_of_stage):
+        found = []
+        for name, options in attachments.items():
+            removal = [(value, count) for option, value, count in options if option == "removeUnits"]
+            if name.endswith("_Remove") and removal and removal[0][0] == f"{territory}:{unit}":
+                condition = next(value for option, value, _ in options if option == "conditions").split(":")[-1]
+                threshold = int(next(c for o, _, c in attachments[condition] if o == "unitPresence"))
+                if option_values(options, "when") == steps_of_stage:
+                    found.append((threshold, int(removal[0][1])))
+        return found
+    left = present
+    for stage in stages:
+        left -= sum(amount for threshold, amount in rungs(stage) if left >= threshold)
+    return present - left
+
+
+def test_an_ownership_transfer_converts_every_unit_up_to_its_limit_in_blocks_and_the_rest():
+    # S004-R25: of 3 French infantry and an armour in Algeria, 2 infantry became Vichy (2 rungs a type,
+    # only the types France started with there); blocks of units then the rest convert them all with
+    # few rungs
+    attachments = rule_options(GOLDEN / "ownership_transfer.yaml", "G-OT-BLOCK")
+    assert [converted(attachments, "Kiev", "infantry", n) for n in range(11)] == [0, 1, 2, 3, 4, 5, 6, 7, 8, 8, 8]
+    assert [converted(attachments, "Black Sea", "destroyer", n) for n in range(4)] == [0, 1, 2, 2]
+    # ships get no rungs on land, land units none at sea
+    assert not [name for name in attachments if "Kiev_destroyer" in name or "Black_Sea_infantry" in name]
+    # the rest converts only right after the blocks: a switch on with them, off again at the rest step
+    assert option_values(attachments["triggerAttachment_G_OT_BLOCK_Rest_On"], "when") == ["after:germansCombatMove"]
+    assert option_values(attachments["triggerAttachment_G_OT_BLOCK_Rest_Off"], "when") == ["before:germansBattle"]
+    assert option_values(attachments["triggerAttachment_G_OT_BLOCK_Kiev_infantry_Rest_1_Place"], "conditions") == [
+        "conditionAttachment_G_OT_BLOCK_Rest:conditionAttachment_G_OT_BLOCK_Kiev_infantry_Rest_1"]
+    # one rung a unit, as before, without block
+    single = rule_options(GOLDEN / "ownership_transfer.yaml", "G-OT")
+    assert [converted(single, "Smolensk", "infantry", n, [["before:germansCombatMove"]]) for n in range(4)] == [
+        0, 1, 2, 2]
+
+
+def test_an_ownership_transfer_of_every_type_takes_what_the_menu_sells_and_what_stands_there(tmp_path: Path):
+    # S004-R25 named the types France might hold; a control built without the rule that adds marines then
+    # failed (no unit type 'marine'): every_type follows the game's menu instead
+    spec = tmp_path / "mod.yaml"
+    spec.write_text(f"""mod: {{name: Every, base: {GOLDEN / 'base.yaml'}}}
+rules:
+  - id: R1
+    text: Kiev and the Black Sea go over to Germany with every Soviet unit in them.
+    use: ownership_transfer
+    with: {{territories: [Kiev, Black Sea], from: Russians, to: Germans, convert_units: true, every_type: true,
+            max_units: 1, limits: {{factory: 0}}}}
+""", encoding="utf-8")
+    placed = {value for options in rule_options(spec, "R1").values() for option, value, _ in options
+              if option == "placement"}
+    assert placed == {"Kiev:infantry", "Kiev:artillery", "Kiev:armour", "Kiev:fighter",
+                      "Black Sea:transport", "Black Sea:destroyer"}
 
 
 def test_a_relationship_change_can_charge_the_player():
