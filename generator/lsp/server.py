@@ -1,0 +1,389 @@
+"""The language server: pygls wiring only. What it says comes from generator.lsp.analysis (the
+diagnostics of `validate`), generator.lsp.cursor (where the cursor is) and generator.lsp.knowledge
+(keys, macros, options, codes). It never runs a TripleA engine."""
+from __future__ import annotations
+
+import asyncio
+import re
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from lsprotocol import types as t
+from pygls.lsp.server import LanguageServer
+from pygls.uris import from_fs_path
+
+from generator import __version__
+from generator.core.diagnostics import Diagnostic
+from generator.lsp import knowledge
+from generator.lsp.analysis import Analysis, analyse, looks_like_spec, macro_dirs, rule_ids
+from generator.lsp.cursor import context_at, rule_item, word_at
+
+DEBOUNCE_SECONDS = 0.15  # a pause in typing this long starts a check
+_SUGGESTION = re.compile(r"did you mean '([^']+)'\?")
+_QUOTED = re.compile(r"'([^']+)'")
+_CODE = re.compile(r"\bTG\d{3}\b")
+
+
+class SpecServer(LanguageServer):
+    def __init__(self):
+        super().__init__("triplea-gen", __version__)
+        # One check at a time, away from the loop: completion and hover answer while a check runs.
+        self.checker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="triplea-gen-check")
+        self.pending: dict[str, asyncio.Task] = {}
+        self.results: dict[str, Analysis] = {}  # the last check of each document
+        self.names: dict[str, object] = {}  # the last names a check could read, kept through errors
+        self.published: dict[str, set[str]] = {}  # document -> the other files it published to
+
+
+server = SpecServer()
+
+
+def _document(ls: SpecServer, uri: str):
+    return ls.workspace.get_text_document(uri)
+
+
+def _is_spec(uri: str) -> bool:
+    return uri.endswith((".yaml", ".yml"))
+
+
+# --- diagnostics ----------------------------------------------------------------------------------------------
+
+def schedule_check(ls: SpecServer, uri: str, delay: float) -> None:
+    previous = ls.pending.pop(uri, None)
+    if previous is not None:
+        previous.cancel()
+    ls.pending[uri] = asyncio.get_running_loop().create_task(_check_later(ls, uri, delay))
+
+
+async def _check_later(ls: SpecServer, uri: str, delay: float) -> None:
+    await asyncio.sleep(delay)
+    document = _document(ls, uri)
+    version, text, path = document.version, document.source, Path(document.path)
+    if _is_spec(uri) and not looks_like_spec(text):
+        return
+    loop = asyncio.get_running_loop()
+    if _is_spec(uri):
+        result = await loop.run_in_executor(ls.checker, analyse, path, text)
+    else:
+        result = await loop.run_in_executor(ls.checker, _check_game_xml, path)
+    if _document(ls, uri).version != version:
+        return  # typed on meanwhile: the next check reports
+    ls.results[uri] = result
+    if result.names is not None:
+        ls.names[uri] = result
+    _publish(ls, uri, text, version, result)
+    if result.note:
+        ls.window_log_message(t.LogMessageParams(t.MessageType.Info, result.note))
+
+
+def _check_game_xml(path: Path) -> Analysis:
+    """A game XML is checked as saved on disk (validate reads the file)."""
+    from generator.check.validate import validate_file
+    from generator.core.diagnostics import DiagnosticError
+
+    try:
+        return Analysis(validate_file(str(path)))
+    except DiagnosticError as err:
+        return Analysis(err.diagnostics)
+
+
+def _publish(ls: SpecServer, uri: str, text: str, version, result: Analysis) -> None:
+    own = Path(_document(ls, uri).path).resolve()
+    by_file: dict[str, list[t.Diagnostic]] = {}
+    lines = text.split("\n")
+    for diagnostic in result.diagnostics:
+        file = Path(diagnostic.position.file).resolve() if diagnostic.position.file else own
+        target = uri if file == own else from_fs_path(str(file))
+        file_lines = lines if target == uri else None
+        by_file.setdefault(target, []).append(to_lsp(diagnostic, file_lines))
+    others = set(by_file) - {uri}
+    for stale in ls.published.get(uri, set()) - others:
+        ls.text_document_publish_diagnostics(t.PublishDiagnosticsParams(uri=stale, diagnostics=[]))
+    ls.published[uri] = others
+    ls.text_document_publish_diagnostics(t.PublishDiagnosticsParams(uri=uri, version=version,
+                                                                    diagnostics=by_file.get(uri, [])))
+    for other in sorted(others):
+        ls.text_document_publish_diagnostics(t.PublishDiagnosticsParams(uri=other, diagnostics=by_file[other]))
+
+
+def to_lsp(diagnostic: Diagnostic, lines: list[str] | None) -> t.Diagnostic:
+    """A diagnostic as validate prints it (message, then its hint), over the name it is about: the
+    last name the message quotes that stands on its line at or after its column, else the word there."""
+    line = max(diagnostic.position.line - 1, 0)
+    column = max(diagnostic.position.col - 1, 0)
+    start, end = column, column + 1
+    if lines is not None and line < len(lines):
+        text = lines[line]
+        found = None
+        # the last name quoted is what the message is about ("parameter 'p': no territory 'x'")
+        for name in reversed(_QUOTED.findall(diagnostic.message)):
+            index = text.find(name, column)
+            if index >= 0:
+                found = (index, index + len(name))
+                break
+        if found is None:
+            _, start, end = word_at("\n".join(lines), line, column)
+            if end <= start:
+                start, end = column, max(len(text), column + 1)
+        else:
+            start, end = found
+    message = diagnostic.message + (f"\nhint: {diagnostic.hint}" if diagnostic.hint else "")
+    suggestion = _SUGGESTION.search(str(diagnostic.hint)) if diagnostic.hint else None
+    return t.Diagnostic(
+        range=t.Range(t.Position(line, start), t.Position(line, end)),
+        message=message,
+        severity=t.DiagnosticSeverity.Error if diagnostic.severity == "error" else t.DiagnosticSeverity.Warning,
+        code=diagnostic.code,
+        source="triplea-gen",
+        data={"suggestion": suggestion.group(1)} if suggestion else None,
+    )
+
+
+@server.feature(t.TEXT_DOCUMENT_DID_OPEN)
+def did_open(ls: SpecServer, params: t.DidOpenTextDocumentParams) -> None:
+    schedule_check(ls, params.text_document.uri, 0)
+
+
+@server.feature(t.TEXT_DOCUMENT_DID_CHANGE)
+def did_change(ls: SpecServer, params: t.DidChangeTextDocumentParams) -> None:
+    if _is_spec(params.text_document.uri):  # a game XML is checked when saved
+        schedule_check(ls, params.text_document.uri, DEBOUNCE_SECONDS)
+
+
+@server.feature(t.TEXT_DOCUMENT_DID_SAVE)
+def did_save(ls: SpecServer, params: t.DidSaveTextDocumentParams) -> None:
+    schedule_check(ls, params.text_document.uri, 0)
+
+
+@server.feature(t.TEXT_DOCUMENT_DID_CLOSE)
+def did_close(ls: SpecServer, params: t.DidCloseTextDocumentParams) -> None:
+    uri = params.text_document.uri
+    task = ls.pending.pop(uri, None)
+    if task is not None:
+        task.cancel()
+    ls.results.pop(uri, None)
+    ls.names.pop(uri, None)
+    for other in ls.published.pop(uri, set()) | {uri}:
+        ls.text_document_publish_diagnostics(t.PublishDiagnosticsParams(uri=other, diagnostics=[]))
+
+
+# --- completion -----------------------------------------------------------------------------------------------
+
+def _is_mod(text: str) -> bool:
+    return re.search(r"^mod:", text, re.M) is not None
+
+
+def _macros_for(document):
+    return knowledge.macros(tuple(macro_dirs(Path(document.path), document.source)))
+
+
+@server.feature(t.TEXT_DOCUMENT_COMPLETION,
+                t.CompletionOptions(trigger_characters=["[", ",", " ", ":", "-"]))
+def completion(ls: SpecServer, params: t.CompletionParams) -> t.CompletionList:
+    document = _document(ls, params.text_document.uri)
+    text = document.source
+    line, column = params.position.line, params.position.character
+    context = context_at(text, line, column)
+    items = completion_items(ls, document, context)
+    start = t.Position(line, column - len(context.prefix))
+    edit_range = t.Range(start, params.position)
+    for item in items:
+        item.text_edit = t.TextEdit(range=edit_range, new_text=item.insert_text or item.label)
+    return t.CompletionList(is_incomplete=False, items=items)
+
+
+def completion_items(ls: SpecServer, document, context) -> list[t.CompletionItem]:
+    text = document.source
+    macros = _macros_for(document)
+    macro = macros.get(context.macro) if context.macro else None
+    if context.at_key:
+        if context.path[-1:] == ["with"] and macro is not None:
+            return [t.CompletionItem(label=name, kind=t.CompletionItemKind.Property, detail=param.type,
+                                     documentation=param.doc, insert_text=f"{name}: ")
+                    for name, param in macro.params.items()]
+        if context.path and context.path[-1] == "options":
+            engine = _engine(ls, document.uri)
+            return [t.CompletionItem(label=name, kind=t.CompletionItemKind.Property, detail=grammar,
+                                     insert_text=f"{name}: ")
+                    for name, grammar in knowledge.option_names(_attachment_class(text, document), engine)]
+        keys = knowledge.rule_keys() if context.path == ["rules"] else knowledge.section_keys(context.path, _is_mod(text))
+        return [t.CompletionItem(label=name, kind=t.CompletionItemKind.Property, detail=words or None,
+                                 documentation=doc, insert_text=f"{name}: ") for name, doc, words in keys]
+    if context.key == "use":
+        return [t.CompletionItem(label=name, kind=t.CompletionItemKind.Function,
+                                 detail=knowledge.macro_signature(found), documentation=found.description)
+                for name, found in sorted(macros.items())]
+    if context.key == "rule" and context.path[:1] == ["scenarios"]:
+        return [t.CompletionItem(label=rule_id, kind=t.CompletionItemKind.Reference)
+                for rule_id in rule_ids(text) if not _in_scenarios(text, rule_id)]
+    if context.key == "status":
+        from generator.rules.expand import STATUSES
+        return [t.CompletionItem(label=status, kind=t.CompletionItemKind.EnumMember) for status in STATUSES]
+    kind = knowledge.value_kind(context, macro)
+    found = ls.names.get(document.uri)
+    names = found.names if found is not None else None
+    if kind is None or names is None:
+        return []
+    if kind == "when":
+        return [t.CompletionItem(label=f"{when}:{step}", kind=t.CompletionItemKind.Event)
+                for step in names.steps for when in ("before", "after")]
+    item_kind = {"territory": t.CompletionItemKind.Module, "player": t.CompletionItemKind.Class,
+                 "unit type": t.CompletionItemKind.Struct}.get(kind, t.CompletionItemKind.Value)
+    return [t.CompletionItem(label=name, kind=item_kind, detail=kind) for name in names.of_kind(kind)]
+
+
+def _in_scenarios(text: str, rule_id: str) -> bool:
+    """Scenario ids are listed with the rules' by rule_ids; a scenario's own id is not a rule."""
+    match = re.search(r"^scenarios:", text, re.M)
+    if match is None:
+        return False
+    index = text.find(f"id: {rule_id}", match.end())
+    return index >= 0
+
+
+def _engine(ls: SpecServer, uri: str) -> str:
+    result = ls.results.get(uri)
+    return result.engine if result is not None else "current"
+
+
+def _attachment_class(text: str, document) -> str | None:
+    """The short class of the attachment being written (its `class:`), or None."""
+    return None
+
+
+# --- hover ----------------------------------------------------------------------------------------------------
+
+@server.feature(t.TEXT_DOCUMENT_HOVER)
+def hover(ls: SpecServer, params: t.HoverParams) -> t.Hover | None:
+    document = _document(ls, params.text_document.uri)
+    line, column = params.position.line, params.position.character
+    texts = hover_texts(ls, document, line, column)
+    if not texts:
+        return None
+    return t.Hover(contents=t.MarkupContent(kind=t.MarkupKind.Markdown, value="\n\n---\n\n".join(texts)))
+
+
+def hover_texts(ls: SpecServer, document, line: int, column: int) -> list[str]:
+    text = document.source
+    word, _, _ = word_at(text, line, column)
+    lines = text.split("\n")
+    current = lines[line] if line < len(lines) else ""
+    context = context_at(text, line, column)
+    macros = _macros_for(document)
+    macro = macros.get(context.macro) if context.macro else None
+    found: list[str] = []
+    is_key = re.match(rf"^\s*(?:-\s+)?{re.escape(word)}\s*:", current) is not None or re.search(
+        rf"[{{,]\s*{re.escape(word)}\s*:", current) is not None
+    if word in macros and re.search(rf"\buse:\s*{re.escape(word)}\b", current):
+        found.append(knowledge.macro_hover(macros[word]))
+    elif is_key and macro is not None and "with" in context.path and word in macro.params:
+        found.append(knowledge.param_hover(macro, word))
+    elif is_key and (option := knowledge.option_hover(word)) and "options" in context.path + [context.key]:
+        found.append(option)
+    elif is_key and (doc := knowledge.key_hover(word, context.path, _is_mod(text))):
+        found.append(doc)
+    elif is_key and (option := knowledge.option_hover(word)):
+        found.append(option)
+    for code in _CODE.findall(word):
+        found.append(knowledge.code_hover(code) or code)
+    result = ls.results.get(document.uri)
+    if result is not None:
+        for diagnostic in result.diagnostics:
+            if diagnostic.position.line - 1 == line and Path(diagnostic.position.file or document.path).resolve() \
+                    == Path(document.path).resolve():
+                meaning = knowledge.code_hover(diagnostic.code)
+                if meaning and meaning not in found:
+                    found.append(meaning)
+    return found
+
+
+# --- go to definition -----------------------------------------------------------------------------------------
+
+@server.feature(t.TEXT_DOCUMENT_DEFINITION)
+def definition(ls: SpecServer, params: t.DefinitionParams) -> t.Location | None:
+    document = _document(ls, params.text_document.uri)
+    text = document.source
+    line, column = params.position.line, params.position.character
+    word, _, _ = word_at(text, line, column)
+    if not word:
+        return None
+    macros = _macros_for(document)
+    if word in macros:
+        return t.Location(uri=from_fs_path(str(macros[word].path)), range=_line_range(0))
+    ids = rule_ids(text)
+    if word in ids and ids[word] != line:
+        return t.Location(uri=document.uri, range=_line_range(ids[word]))
+    result = ls.names.get(document.uri)
+    if result is not None and result.base_path is not None:
+        place = name_in_base(Path(result.base_path), word)
+        if place is not None:
+            return t.Location(uri=from_fs_path(str(result.base_path)), range=_line_range(place))
+    return None
+
+
+def name_in_base(base: Path, name: str) -> int | None:
+    """The 0-based line where the base game declares a name (its first name="..." attribute)."""
+    from xml.sax.saxutils import quoteattr
+
+    try:
+        text = base.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    for attribute in (f"name={quoteattr(name)}", f'name="{name}"'):
+        index = text.find(attribute)
+        if index >= 0:
+            return text.count("\n", 0, index)
+    return None
+
+
+def _line_range(line: int) -> t.Range:
+    return t.Range(t.Position(line, 0), t.Position(line, 0))
+
+
+# --- quick fixes and symbols ----------------------------------------------------------------------------------
+
+@server.feature(t.TEXT_DOCUMENT_CODE_ACTION,
+                t.CodeActionOptions(code_action_kinds=[t.CodeActionKind.QuickFix]))
+def code_action(ls: SpecServer, params: t.CodeActionParams) -> list[t.CodeAction]:
+    actions = []
+    for diagnostic in params.context.diagnostics:
+        data = diagnostic.data if isinstance(diagnostic.data, dict) else {}
+        suggestion = data.get("suggestion")
+        if not suggestion:
+            continue
+        edit = t.WorkspaceEdit(changes={params.text_document.uri: [t.TextEdit(range=diagnostic.range,
+                                                                              new_text=suggestion)]})
+        actions.append(t.CodeAction(title=f"Change to '{suggestion}'", kind=t.CodeActionKind.QuickFix,
+                                    diagnostics=[diagnostic], edit=edit, is_preferred=True))
+    return actions
+
+
+@server.feature(t.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+def document_symbols(ls: SpecServer, params: t.DocumentSymbolParams) -> list[t.DocumentSymbol]:
+    text = _document(ls, params.text_document.uri).source
+    lines = text.split("\n")
+    symbols = []
+    for name, line in rule_ids(text).items():
+        span = rule_item(lines, line) or (line, line)
+        end = t.Position(span[1], len(lines[span[1]]))
+        section = _top_key_above(lines, line)
+        symbols.append(t.DocumentSymbol(
+            name=name, detail=section, kind=t.SymbolKind.Event if section == "scenarios" else t.SymbolKind.Function,
+            range=t.Range(t.Position(span[0], 0), end), selection_range=_line_range(line)))
+    return symbols
+
+
+def _top_key_above(lines: list[str], line: int) -> str:
+    for number in range(line, -1, -1):
+        match = re.match(r"^([\w-]+):", lines[number])
+        if match:
+            return match.group(1)
+    return ""
+
+
+def serve() -> int:
+    from generator.spec.basecache import keep_in_memory
+
+    keep_in_memory()  # the base game is read once and kept warm while the server runs
+    server.start_io()
+    return 0

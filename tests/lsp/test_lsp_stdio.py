@@ -1,0 +1,145 @@
+"""The done-when test of the language server (issue #30): `triplea-gen lsp` started as its own
+process and driven over stdio by pygls's LanguageClient, as an editor drives it."""
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import GLOBAL_MAP_DIR, REPO
+
+pytest.importorskip("pygls")
+from lsprotocol import types as t  # noqa: E402
+from pygls.lsp.client import LanguageClient  # noqa: E402
+from pygls.uris import from_fs_path  # noqa: E402
+
+MOD = """\
+mod:
+  name: LSP Test
+  version: "1.0"
+  base: {map: world_war_ii_global, game: ww2global40_2nd_edition.xml}
+  engine: "1.9"
+
+rules:
+  - id: T-R01
+    text: The Urals produce more.
+    use: territory_value
+    with: {territories: [Uralz], production: 3}
+"""
+WAIT = 60  # seconds: the first check imports the base game (cached on disk after the first run)
+
+
+class Client(LanguageClient):
+    def __init__(self):
+        super().__init__("lsp-test", "1")
+        self.diagnostics: dict[str, asyncio.Queue] = {}
+
+        @self.feature(t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        def _published(params: t.PublishDiagnosticsParams):
+            self.diagnostics.setdefault(params.uri, asyncio.Queue()).put_nowait(params)
+
+        @self.feature(t.WINDOW_LOG_MESSAGE)
+        def _logged(params):
+            pass
+
+    async def next_diagnostics(self, uri: str) -> t.PublishDiagnosticsParams:
+        queue = self.diagnostics.setdefault(uri, asyncio.Queue())
+        return await asyncio.wait_for(queue.get(), WAIT)
+
+
+async def _started(tmp_path: Path) -> Client:
+    client = Client()
+    env = {**os.environ, "TRIPLEA_MAPS": str(GLOBAL_MAP_DIR.parent), "PYTHONPATH": str(REPO),
+           "TRIPLEA_GEN_NO_SERVER": "1"}
+    await client.start_io(sys.executable, "-m", "generator", "lsp", cwd=str(tmp_path), env=env)
+    await client.initialize_async(t.InitializeParams(
+        capabilities=t.ClientCapabilities(), root_uri=from_fs_path(str(tmp_path))))
+    client.initialized(t.InitializedParams())
+    return client
+
+
+async def _stopped(client: Client) -> None:
+    await client.shutdown_async(None)
+    client.exit(None)
+    await client.stop()
+
+
+def _line_of(text: str, needle: str) -> tuple[int, int]:
+    for number, line in enumerate(text.split("\n")):
+        if needle in line:
+            return number, line.index(needle)
+    raise AssertionError(needle)
+
+
+def test_a_g40_mod_is_checked_completed_and_explained_over_stdio(shared_dir, tmp_path):
+    spec = tmp_path / "mod.yaml"
+    spec.write_text(MOD, encoding="utf-8")
+    uri = from_fs_path(str(spec))
+
+    async def session():
+        client = await _started(tmp_path)
+        try:
+            client.text_document_did_open(t.DidOpenTextDocumentParams(
+                t.TextDocumentItem(uri=uri, language_id="yaml", version=1, text=MOD)))
+            published = await client.next_diagnostics(uri)
+            # the misspelt territory: located on the name, with validate's code, message and hint
+            line, column = _line_of(MOD, "Uralz")
+            [found] = [d for d in published.diagnostics if d.code == "TG061"]
+            assert found.severity == t.DiagnosticSeverity.Error
+            assert (found.range.start.line, found.range.start.character) == (line, column)
+            assert found.range.end.character == column + len("Uralz")
+            assert found.message == ("parameter 'territories': the game has no territory 'Uralz'\n"
+                                     "hint: did you mean 'Urals'?")
+
+            # the quick fix the hint offers
+            actions = await client.text_document_code_action_async(t.CodeActionParams(
+                text_document=t.TextDocumentIdentifier(uri), range=found.range,
+                context=t.CodeActionContext(diagnostics=[found])))
+            assert [a.edit.changes[uri][0].new_text for a in actions] == ["Urals"]
+
+            # fixed by a change notification: the diagnostic is cleared
+            fixed = MOD.replace("Uralz", "Urals")
+            client.text_document_did_change(t.DidChangeTextDocumentParams(
+                text_document=t.VersionedTextDocumentIdentifier(uri=uri, version=2),
+                content_changes=[t.TextDocumentContentChangeWholeDocument(text=fixed)]))
+            published = await client.next_diagnostics(uri)
+            assert published.version == 2
+            assert [d.code for d in published.diagnostics if d.severity == t.DiagnosticSeverity.Error] == []
+            assert "TG061" not in [d.code for d in published.diagnostics]
+
+            # completion of the base game's territory names inside a territory list
+            typing = fixed.replace("[Urals]", "[Urals, Nov]")
+            client.text_document_did_change(t.DidChangeTextDocumentParams(
+                text_document=t.VersionedTextDocumentIdentifier(uri=uri, version=3),
+                content_changes=[t.TextDocumentContentChangeWholeDocument(text=typing)]))
+            line, column = _line_of(typing, "Nov]")
+            listed = await client.text_document_completion_async(t.CompletionParams(
+                text_document=t.TextDocumentIdentifier(uri), position=t.Position(line, column + 3)))
+            labels = {item.label for item in listed.items}
+            assert {"Novosibirsk", "Urals", "United Kingdom", "Western Germany"} <= labels
+            [item] = [i for i in listed.items if i.label == "Novosibirsk"]
+            assert item.text_edit.range.start.character == column  # replaces what was typed
+
+            # hover: the macro's header, and an option from the catalog
+            line, column = _line_of(typing, "territory_value")
+            shown = await client.text_document_hover_async(t.HoverParams(
+                t.TextDocumentIdentifier(uri), t.Position(line, column + 3)))
+            assert "**macro `territory_value`**" in shown.contents.value
+            assert "`territories` (territories, required)" in shown.contents.value
+            with_option = typing + ("change:\n  attachments:\n    - {name: unitAttachment, attachTo: infantry,"
+                                    " options: {attack: 2}}\n")
+            client.text_document_did_change(t.DidChangeTextDocumentParams(
+                text_document=t.VersionedTextDocumentIdentifier(uri=uri, version=4),
+                content_changes=[t.TextDocumentContentChangeWholeDocument(text=with_option)]))
+            line, column = _line_of(with_option, "attack: 2")
+            shown = await client.text_document_hover_async(t.HoverParams(
+                t.TextDocumentIdentifier(uri), t.Position(line, column + 2)))
+            assert "**option `attack`** of UnitAttachment" in shown.contents.value
+            assert "value: `int`" in shown.contents.value
+        finally:
+            await _stopped(client)
+
+    asyncio.run(session())
