@@ -23,6 +23,8 @@ class Context:
     prefix: str = ""  # the part of the word already typed
     path: list[str] = field(default_factory=list)  # the block keys above the cursor, outermost first
     macro: str | None = None  # the `use:` of the rule the cursor is in
+    line: int = 0  # the cursor's line (0-based)
+    container: str | None = None  # the key whose flow mapping `{...}` holds the cursor
 
 
 def context_at(text: str, line: int, column: int) -> Context:
@@ -31,7 +33,7 @@ def context_at(text: str, line: int, column: int) -> Context:
     if line >= len(lines):
         return Context()
     current = lines[line][:column]
-    context = Context(path=block_path(lines, line), macro=rule_macro(lines, line))
+    context = Context(path=block_path(lines, line), macro=rule_macro(lines, line), line=line)
     context.prefix = _typed_word(current)
     flow = _open_flow(lines, line, column)
     if flow is not None:
@@ -39,6 +41,8 @@ def context_at(text: str, line: int, column: int) -> Context:
         context.in_list = bracket == "["
         if bracket == "{":
             # a flow mapping: a key after '{' or ',', a value after its ':'
+            opener = _FLOW_KEY.search(before)
+            context.container = _unquote(opener.group(1)) if opener else None
             segment = after.rsplit(",", 1)[-1]
             if ":" in segment:
                 context.key = _unquote(segment.split(":", 1)[0].strip())
@@ -207,3 +211,29 @@ def _unquote(text: str) -> str:
     if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
         return text[1:-1]
     return text
+
+
+def item_value(lines: list[str], line: int, key: str) -> str | None:
+    """The value of `key` in the list item that holds the line (`class:` of an attachment whose
+    options are typed), in block or flow form, or None."""
+    start = None
+    limit = _item_indent(lines[line]) + 1 if lines[line].strip() else len(lines[line]) + 1
+    for number in range(line, -1, -1):
+        text = lines[number]
+        if _ITEM.match(text) and _indent(text) < limit:
+            start = number
+            break
+        if text.strip() and _indent(text) < limit:
+            limit = _indent(text)
+    if start is None:
+        return None
+    indent = _indent(lines[start])
+    pattern = re.compile(rf"(?:^|[\s{{,-]){re.escape(key)}:\s*['\"]?([\w.$-]+)")
+    for number in range(start, len(lines)):
+        text = lines[number]
+        if number > start and text.strip() and _indent(text) <= indent:
+            break
+        match = pattern.search(_without_comment(text))
+        if match:
+            return match.group(1)
+    return None

@@ -99,7 +99,11 @@ def value_kind(context: Context, macro) -> str | None:
     key = context.key
     if key is None:
         return None
-    if macro is not None and "with" in context.path and key in macro.params:
+    from generator.rules.expand import RULE_KEYS
+
+    # a rule's own keys (text:, for:, ...) stand right under rules:, outside any flow mapping
+    rule_level = context.path[-1:] == ["rules"] and key in RULE_KEYS and context.container is None
+    if macro is not None and key in macro.params and not rule_level:
         ptype = macro.params[key].type
         if ptype == "when":
             return "when"

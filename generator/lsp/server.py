@@ -16,7 +16,7 @@ from generator import __version__
 from generator.core.diagnostics import Diagnostic
 from generator.lsp import knowledge
 from generator.lsp.analysis import Analysis, analyse, looks_like_spec, macro_dirs, rule_ids
-from generator.lsp.cursor import context_at, rule_item, word_at
+from generator.lsp.cursor import context_at, item_value, rule_item, word_at
 
 DEBOUNCE_SECONDS = 0.15  # a pause in typing this long starts a check
 _SUGGESTION = re.compile(r"did you mean '([^']+)'\?")
@@ -197,15 +197,24 @@ def completion_items(ls: SpecServer, document, context) -> list[t.CompletionItem
     macros = _macros_for(document)
     macro = macros.get(context.macro) if context.macro else None
     if context.at_key:
-        if context.path[-1:] == ["with"] and macro is not None:
+        if context.container is not None and macro is not None and context.container in macro.params:
+            # a mapping parameter: {unit: count}, {territory: ...} keys are names of the game
+            kind = {"unit_counts": "unit type", "territory_units": "territory"}.get(
+                macro.params[context.container].type)
+            found = ls.names.get(document.uri)
+            if kind and found is not None:
+                return [t.CompletionItem(label=name, kind=t.CompletionItemKind.Value, detail=kind,
+                                         insert_text=f"{name}: ") for name in found.names.of_kind(kind)]
+            return []
+        if (context.path[-1:] == ["with"] or context.container == "with") and macro is not None:
             return [t.CompletionItem(label=name, kind=t.CompletionItemKind.Property, detail=param.type,
                                      documentation=param.doc, insert_text=f"{name}: ")
                     for name, param in macro.params.items()]
-        if context.path and context.path[-1] == "options":
+        if context.container == "options" or (context.path[-1:] == ["options"] and context.container is None):
             engine = _engine(ls, document.uri)
             return [t.CompletionItem(label=name, kind=t.CompletionItemKind.Property, detail=grammar,
                                      insert_text=f"{name}: ")
-                    for name, grammar in knowledge.option_names(_attachment_class(text, document), engine)]
+                    for name, grammar in knowledge.option_names(_attachment_class(text, context.line), engine)]
         keys = knowledge.rule_keys() if context.path == ["rules"] else knowledge.section_keys(context.path, _is_mod(text))
         return [t.CompletionItem(label=name, kind=t.CompletionItemKind.Property, detail=words or None,
                                  documentation=doc, insert_text=f"{name}: ") for name, doc, words in keys]
@@ -246,8 +255,18 @@ def _engine(ls: SpecServer, uri: str) -> str:
     return result.engine if result is not None else "current"
 
 
-def _attachment_class(text: str, document) -> str | None:
-    """The short class of the attachment being written (its `class:`), or None."""
+def _attachment_class(text: str, line: int) -> str | None:
+    """The short class of the attachment whose options are typed: its `class:` (or `javaClass:`),
+    else the one class its name fits (unitAttachment, rulesAttachment, ...); None when unknown."""
+    lines = text.split("\n")
+    named = item_value(lines, line, "class") or item_value(lines, line, "javaClass")
+    if named:
+        return named.rpartition(".")[2]
+    name = item_value(lines, line, "name")
+    if name:
+        fitting = [cls.name for cls in knowledge.catalog().classes.values() if not cls.any_name and cls.name_fits(name)]
+        if len(fitting) == 1:
+            return fitting[0]
     return None
 
 
@@ -278,7 +297,8 @@ def hover_texts(ls: SpecServer, document, line: int, column: int) -> list[str]:
         found.append(knowledge.macro_hover(macros[word]))
     elif is_key and macro is not None and "with" in context.path and word in macro.params:
         found.append(knowledge.param_hover(macro, word))
-    elif is_key and (option := knowledge.option_hover(word)) and "options" in context.path + [context.key]:
+    elif is_key and "options" in context.path + [context.key] and (
+            option := knowledge.option_hover(word, _attachment_class(text, line))):
         found.append(option)
     elif is_key and (doc := knowledge.key_hover(word, context.path, _is_mod(text))):
         found.append(doc)

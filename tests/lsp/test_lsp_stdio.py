@@ -143,3 +143,55 @@ def test_a_g40_mod_is_checked_completed_and_explained_over_stdio(shared_dir, tmp
             await _stopped(client)
 
     asyncio.run(session())
+
+
+def test_completion_definition_and_symbols_of_a_full_game_over_stdio(tmp_path):
+    """Without ../shared: the hex example (a full game with rules and scenarios)."""
+    text = (REPO / "rules_yaml" / "hex_skirmish.yaml").read_text(encoding="utf-8")
+    spec = tmp_path / "hex_skirmish.yaml"
+    spec.write_text(text, encoding="utf-8")
+    uri = from_fs_path(str(spec))
+
+    async def session():
+        client = await _started(tmp_path)
+        try:
+            client.text_document_did_open(t.DidOpenTextDocumentParams(
+                t.TextDocumentItem(uri=uri, language_id="yaml", version=1, text=text)))
+            published = await client.next_diagnostics(uri)
+            assert [d for d in published.diagnostics if d.severity == t.DiagnosticSeverity.Error] == []
+
+            async def complete(line: int, column: int) -> dict:
+                listed = await client.text_document_completion_async(t.CompletionParams(
+                    text_document=t.TextDocumentIdentifier(uri), position=t.Position(line, column)))
+                return {item.label: item for item in listed.items}
+
+            line, column = _line_of(text, "use: victory")
+            macros = await complete(line, column + len("use: "))
+            assert macros["victory"].detail.startswith("victory(winners: players")
+            assert "territory_value" in macros
+            line, column = _line_of(text, "[Reds], capitals")
+            assert {"Reds", "Blues", "Greens"} <= set(await complete(line, column + 1))
+            line, column = _line_of(text, "rule: HS-VICTORY-LEAGUE")
+            assert set(await complete(line, column + len("rule: "))) == {"HS-VICTORY-EMPIRE", "HS-VICTORY-LEAGUE"}
+            line, column = _line_of(text, "with: {winners: [Reds]")
+            assert {"winners", "capitals", "allies"} <= set(await complete(line, column + len("with: {")))
+
+            # go to definition: a macro's template, a rule id from its scenario
+            line, column = _line_of(text, "use: victory")
+            found = await client.text_document_definition_async(t.DefinitionParams(
+                t.TextDocumentIdentifier(uri), t.Position(line, column + 6)))
+            assert found.uri.endswith("/templates/rules/victory.xml.j2")
+            line, column = _line_of(text, "rule: HS-VICTORY-LEAGUE")
+            found = await client.text_document_definition_async(t.DefinitionParams(
+                t.TextDocumentIdentifier(uri), t.Position(line, column + 8)))
+            assert (found.uri, found.range.start.line) == (uri, _line_of(text, "- id: HS-VICTORY-LEAGUE")[0])
+
+            symbols = await client.text_document_document_symbol_async(t.DocumentSymbolParams(
+                t.TextDocumentIdentifier(uri)))
+            assert [(s.name, s.detail) for s in symbols][:3] == [
+                ("HS-VICTORY-EMPIRE", "rules"), ("HS-VICTORY-LEAGUE", "rules"),
+                ("league-wins-holding-redhold", "scenarios")]
+        finally:
+            await _stopped(client)
+
+    asyncio.run(session())
