@@ -33,6 +33,7 @@ class SpecServer(LanguageServer):
         self.results: dict[str, Analysis] = {}  # the last check of each document
         self.names: dict[str, object] = {}  # the last names a check could read, kept through errors
         self.published: dict[str, set[str]] = {}  # document -> the other files it published to
+        self.checked: dict[str, str] = {}  # document -> the text its last check saw
 
 
 server = SpecServer()
@@ -48,18 +49,22 @@ def _is_spec(uri: str) -> bool:
 
 # --- diagnostics ----------------------------------------------------------------------------------------------
 
-def schedule_check(ls: SpecServer, uri: str, delay: float) -> None:
+def schedule_check(ls: SpecServer, uri: str, delay: float, again: bool = True) -> None:
+    """A check `delay` seconds from now, replacing one still waiting. `again` False: not when the
+    text is what the last check saw (a change undone, an edit typed and deleted)."""
     previous = ls.pending.pop(uri, None)
     if previous is not None:
         previous.cancel()
-    ls.pending[uri] = asyncio.get_running_loop().create_task(_check_later(ls, uri, delay))
+    ls.pending[uri] = asyncio.get_running_loop().create_task(_check_later(ls, uri, delay, again))
 
 
-async def _check_later(ls: SpecServer, uri: str, delay: float) -> None:
+async def _check_later(ls: SpecServer, uri: str, delay: float, again: bool = True) -> None:
     await asyncio.sleep(delay)
     document = _document(ls, uri)
     version, text, path = document.version, document.source, Path(document.path)
     if _is_spec(uri) and not looks_like_spec(text):
+        return
+    if not again and ls.checked.get(uri) == text:
         return
     loop = asyncio.get_running_loop()
     if _is_spec(uri):
@@ -69,6 +74,7 @@ async def _check_later(ls: SpecServer, uri: str, delay: float) -> None:
     if _document(ls, uri).version != version:
         return  # typed on meanwhile: the next check reports
     ls.results[uri] = result
+    ls.checked[uri] = text
     if result.names is not None:
         ls.names[uri] = result
     _publish(ls, uri, text, version, result)
@@ -147,7 +153,7 @@ def did_open(ls: SpecServer, params: t.DidOpenTextDocumentParams) -> None:
 @server.feature(t.TEXT_DOCUMENT_DID_CHANGE)
 def did_change(ls: SpecServer, params: t.DidChangeTextDocumentParams) -> None:
     if _is_spec(params.text_document.uri):  # a game XML is checked when saved
-        schedule_check(ls, params.text_document.uri, DEBOUNCE_SECONDS)
+        schedule_check(ls, params.text_document.uri, DEBOUNCE_SECONDS, again=False)
 
 
 @server.feature(t.TEXT_DOCUMENT_DID_SAVE)
@@ -162,6 +168,7 @@ def did_close(ls: SpecServer, params: t.DidCloseTextDocumentParams) -> None:
     if task is not None:
         task.cancel()
     ls.results.pop(uri, None)
+    ls.checked.pop(uri, None)
     ls.names.pop(uri, None)
     for other in ls.published.pop(uri, set()) | {uri}:
         ls.text_document_publish_diagnostics(t.PublishDiagnosticsParams(uri=other, diagnostics=[]))
