@@ -18,7 +18,7 @@ from generator.lsp import knowledge
 from generator.lsp.analysis import Analysis, analyse, looks_like_spec, macro_dirs, rule_ids
 from generator.lsp.cursor import context_at, item_value, rule_item, word_at
 
-DEBOUNCE_SECONDS = 0.15  # a pause in typing this long starts a check
+DEBOUNCE_SECONDS = 0.05  # a pause in typing this long starts a check (a newer edit drops its result)
 _SUGGESTION = re.compile(r"did you mean '([^']+)'\?")
 _QUOTED = re.compile(r"'([^']+)'")
 _CODE = re.compile(r"\bTG\d{3}\b")
