@@ -313,6 +313,8 @@ def hover_texts(ls: SpecServer, document, line: int, column: int) -> list[str]:
         found.append(option)
     for code in _CODE.findall(word):
         found.append(knowledge.code_hover(code) or code)
+    if not found and word:
+        found += _name_hover(ls.names.get(document.uri), word)
     result = ls.results.get(document.uri)
     if result is not None:
         for diagnostic in result.diagnostics:
@@ -322,6 +324,22 @@ def hover_texts(ls: SpecServer, document, line: int, column: int) -> list[str]:
                 if meaning and meaning not in found:
                     found.append(meaning)
     return found
+
+
+def _name_hover(result: Analysis | None, word: str) -> list[str]:
+    """A name of the game: what it is, and where the base game declares it."""
+    if result is None or result.names is None:
+        return []
+    kinds = [kind for kind in ("territory", "player", "unit type", "resource", "step", "relationship type",
+                               "attachment") if word in result.names.of_kind(kind)]
+    if not kinds:
+        return []
+    text = f"**{word}**: {' and '.join(kinds)} of the game"
+    if result.base_path is not None:
+        line = name_in_base(Path(result.base_path), word)
+        if line is not None:
+            text += f"; the base game {Path(result.base_path).name} declares it on line {line + 1}"
+    return [text]
 
 
 # --- go to definition -----------------------------------------------------------------------------------------

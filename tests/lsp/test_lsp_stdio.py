@@ -129,6 +129,16 @@ def test_a_g40_mod_is_checked_completed_and_explained_over_stdio(shared_dir, tmp
                 t.TextDocumentIdentifier(uri), t.Position(line, column + 3)))
             assert "**macro `territory_value`**" in shown.contents.value
             assert "`territories` (territories, required)" in shown.contents.value
+            line, column = _line_of(typing, "Urals, Nov")
+            shown = await client.text_document_hover_async(t.HoverParams(
+                t.TextDocumentIdentifier(uri), t.Position(line, column + 2)))
+            assert shown.contents.value.startswith("**Urals**: territory of the game; the base game "
+                                                   "ww2global40_2nd_edition.xml declares it on line ")
+            found = await client.text_document_definition_async(t.DefinitionParams(
+                t.TextDocumentIdentifier(uri), t.Position(line, column + 2)))
+            assert found.uri.endswith("/world_war_ii_global/map/games/ww2global40_2nd_edition.xml")
+            base_lines = (GLOBAL_MAP_DIR / "map" / "games" / "ww2global40_2nd_edition.xml").read_text().split("\n")
+            assert 'name="Urals"' in base_lines[found.range.start.line]
             with_option = typing + ("change:\n  attachments:\n    - {name: unitAttachment, attachTo: infantry,"
                                     " options: {attack: 2}}\n")
             client.text_document_did_change(t.DidChangeTextDocumentParams(
