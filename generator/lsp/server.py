@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -424,6 +425,41 @@ def _top_key_above(lines: list[str], line: int) -> str:
         if match:
             return match.group(1)
     return ""
+
+
+# --- scenarios: `triplea-gen test` of one, when asked -----------------------------------------------------------
+
+TEST_COMMAND = "triplea-gen.testScenario"
+
+
+@server.feature(t.TEXT_DOCUMENT_CODE_LENS)
+def code_lens(ls: SpecServer, params: t.CodeLensParams) -> list[t.CodeLens]:
+    """A "test this scenario" lens over each scenario; nothing runs until it is clicked."""
+    document = _document(ls, params.text_document.uri)
+    lines = document.source.split("\n")
+    lenses = []
+    for name, line in rule_ids(document.source).items():
+        if _top_key_above(lines, line) == "scenarios":
+            lenses.append(t.CodeLens(range=_line_range(line), command=t.Command(
+                title=f"test {name}", command=TEST_COMMAND, arguments=[document.path, name])))
+    return lenses
+
+
+@server.command(TEST_COMMAND)
+async def test_scenario(ls: SpecServer, *args) -> str:
+    """`triplea-gen test SPEC --scenario ID` in its own process (it plays the engine); its last
+    line is shown, the whole output goes to the log."""
+    arguments = args[0] if len(args) == 1 and isinstance(args[0], list) else list(args)
+    spec, scenario = str(arguments[0]), str(arguments[1])
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "generator", "test", spec, "--scenario", scenario,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+    output = (await process.communicate())[0].decode("utf-8", "replace").strip()
+    ls.window_log_message(t.LogMessageParams(t.MessageType.Info, output))
+    last = output.splitlines()[-1] if output else f"exit status {process.returncode}"
+    ls.window_show_message(t.ShowMessageParams(
+        t.MessageType.Info if process.returncode == 0 else t.MessageType.Error, f"{scenario}: {last}"))
+    return last
 
 
 def serve() -> int:

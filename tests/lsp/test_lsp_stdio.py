@@ -201,6 +201,18 @@ def test_completion_definition_and_symbols_of_a_full_game_over_stdio(tmp_path):
             assert [(s.name, s.detail) for s in symbols][:3] == [
                 ("HS-VICTORY-EMPIRE", "rules"), ("HS-VICTORY-LEAGUE", "rules"),
                 ("league-wins-holding-redhold", "scenarios")]
+            lenses = await client.text_document_code_lens_async(t.CodeLensParams(t.TextDocumentIdentifier(uri)))
+            assert [(lens.command.title, lens.command.command, lens.range.start.line) for lens in lenses][:2] == [
+                ("test league-wins-holding-redhold", "triplea-gen.testScenario",
+                 _line_of(text, "- id: league-wins-holding-redhold")[0]),
+                ("test empire-wins-holding-both-league-capitals", "triplea-gen.testScenario",
+                 _line_of(text, "- id: empire-wins-holding-both-league-capitals")[0])]
+            assert list(lenses[0].command.arguments) == [str(spec), "league-wins-holding-redhold"]
+            # the lens's command runs `triplea-gen test` (here of a scenario the spec lacks: no engine starts)
+            said = await client.workspace_execute_command_async(t.ExecuteCommandParams(
+                command="triplea-gen.testScenario", arguments=[str(spec), "no-such-scenario"]))
+            assert said == "  hint: its scenarios: league-wins-holding-redhold, " \
+                           "empire-wins-holding-both-league-capitals, one-league-capital-is-not-enough"
         finally:
             await _stopped(client)
 
