@@ -146,6 +146,20 @@ def to_lsp(diagnostic: Diagnostic, lines: list[str] | None) -> t.Diagnostic:
     )
 
 
+@server.feature(t.INITIALIZED)
+def initialized(ls: SpecServer, params: t.InitializedParams) -> None:
+    # the imports, catalog and macros every check needs, loaded while the editor opens its files
+    ls.checker.submit(_warm_up)
+
+
+def _warm_up() -> None:
+    import generator.build.pipeline  # noqa: F401
+    import generator.check.validate  # noqa: F401
+
+    knowledge.catalog()
+    knowledge.macros()
+
+
 @server.feature(t.TEXT_DOCUMENT_DID_OPEN)
 def did_open(ls: SpecServer, params: t.DidOpenTextDocumentParams) -> None:
     schedule_check(ls, params.text_document.uri, 0)
