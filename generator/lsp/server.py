@@ -14,7 +14,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path
 
 from generator import __version__
-from generator.core.diagnostics import Diagnostic
+from generator.core.diagnostics import Diagnostic, printable
 from generator.lsp import knowledge
 from generator.lsp.analysis import Analysis, analyse, looks_like_spec, macro_dirs, rule_ids
 from generator.lsp.cursor import context_at, item_value, rule_item, word_at
@@ -68,18 +68,25 @@ async def _check_later(ls: SpecServer, uri: str, delay: float, again: bool = Tru
     if not again and ls.checked.get(uri) == text:
         return
     loop = asyncio.get_running_loop()
-    if _is_spec(uri):
-        result = await loop.run_in_executor(ls.checker, analyse, path, text)
-    else:
-        result = await loop.run_in_executor(ls.checker, _check_game_xml, path)
+    try:
+        if _is_spec(uri):
+            result = await loop.run_in_executor(ls.checker, analyse, path, text)
+        else:
+            result = await loop.run_in_executor(ls.checker, _check_game_xml, path)
+    except Exception as err:  # a bug must not end the session: said in the log, the last result kept
+        ls.window_log_message(t.LogMessageParams(
+            t.MessageType.Error, f"triplea-gen: internal error: {type(err).__name__}: {printable(str(err))} "
+                                 "(a bug in triplea-gen; please report it with the spec)"))
+        return
     if _document(ls, uri).version != version:
         return  # typed on meanwhile: the next check reports
+    previous_note = ls.results[uri].note if uri in ls.results else None
     ls.results[uri] = result
     ls.checked[uri] = text
     if result.names is not None:
         ls.names[uri] = result
     _publish(ls, uri, text, version, result)
-    if result.note:
+    if result.note and result.note != previous_note:  # said once, not after every keystroke
         ls.window_log_message(t.LogMessageParams(t.MessageType.Info, result.note))
 
 
@@ -100,7 +107,8 @@ def _publish(ls: SpecServer, uri: str, text: str, version, result: Analysis) -> 
     lines = text.split("\n")
     for diagnostic in result.diagnostics:
         file = Path(diagnostic.position.file).resolve() if diagnostic.position.file else own
-        target = uri if file == own else from_fs_path(str(file))
+        # a place that is no file ("spec.yaml (rendered XML)") is shown on the spec itself
+        target = uri if file == own or not file.is_file() else from_fs_path(str(file))
         file_lines = lines if target == uri else None
         by_file.setdefault(target, []).append(to_lsp(diagnostic, file_lines))
     others = set(by_file) - {uri}
