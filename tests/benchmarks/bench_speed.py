@@ -323,6 +323,8 @@ WARM_REBUILD = """
 import statistics, sys, time
 from pathlib import Path
 from generator.build.outputs import build_spec
+from generator.spec.basecache import keep_in_memory
+keep_in_memory()  # as watch does
 spec, out, runs = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3])
 text = spec.read_text()
 assert "cost: 11" in text, "the spec no longer has the cost each rebuild changes"
