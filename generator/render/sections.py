@@ -66,9 +66,10 @@ def fingerprint(value):
     raise Unfingerprintable(kind.__name__)
 
 
-def render_sections(game, environment, record: list) -> str:
+def render_sections(game, environment, record: list, origins) -> str:
     """The game XML text with position marks, as game.xml.j2 renders it; the positions go to
-    `record` in the order of their marks. Sections whose fields are unchanged come from memory."""
+    `record`, as the marks number them. Sections whose fields are unchanged come from memory.
+    `origins`: the context variable the templates' `origin` filter records positions in."""
     import jinja2
 
     frame_env = environment.overlay(loader=jinja2.ChoiceLoader([
@@ -78,7 +79,7 @@ def render_sections(game, environment, record: list) -> str:
     parts, last = [], 0
     for match in _PLACEHOLDER.finditer(frame):
         parts.append(frame[last:match.start()])
-        text, positions = _section(match.group(1), game, environment)
+        text, positions = _section(match.group(1), game, environment, origins)
         if positions and record:  # its marks count from 0: from the marks before it, as in one render
             offset = len(record)
             text = _MARK.sub(lambda mark: f"\x00{int(mark.group(1)) + offset}\x00", text)
@@ -89,9 +90,7 @@ def render_sections(game, environment, record: list) -> str:
     return "".join(parts)
 
 
-def _section(name: str, game, environment) -> tuple[str, list]:
-    from generator.render.templates import _ORIGINS
-
+def _section(name: str, game, environment, origins) -> tuple[str, list]:
     try:
         key = fingerprint(tuple(getattr(game, field) for field in SECTION_FIELDS[name]))
     except Unfingerprintable:
@@ -100,11 +99,11 @@ def _section(name: str, game, environment) -> tuple[str, list]:
     if key is not None and kept is not None and kept[0] == key:
         return kept[1], kept[2]
     recorded: list = []
-    token = _ORIGINS.set(recorded)
+    token = origins.set(recorded)
     try:
         text = environment.get_template(f"game/{name}.xml.j2").render(game=game)
     finally:
-        _ORIGINS.reset(token)
+        origins.reset(token)
     # its marks are numbered from 0 here; render_sections moves them after the sections before it
     if _warm is not None and key is not None:
         _warm[name] = (key, text, recorded)

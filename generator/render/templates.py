@@ -171,7 +171,7 @@ def render_game_with_origins(game: Game) -> tuple[bytes, dict[int, Position]]:
     recorded: list[Position] = []
     if sections.is_warm():
         # a warm process: unchanged sections from memory
-        text = sections.render_sections(game, _game_environment(), recorded)
+        text = sections.render_sections(game, _game_environment(), recorded, _ORIGINS)
     else:
         token = _ORIGINS.set(recorded)
         try:
