@@ -134,8 +134,9 @@ def _no_map_to_open(compiled: CompiledGame, files: dict[str, bytes], severity: s
 
 
 def build_spec(spec: str, outdir: str, engine: str | None = None,
-               skip_validation: bool = False) -> tuple[CompiledGame, list[Path]]:
-    """Compile, validate (warnings printed), write all or nothing; raises on errors."""
+               skip_validation: bool = False, only_changed: bool = False) -> tuple[CompiledGame, list[Path]]:
+    """Compile, validate (warnings printed), write all or nothing; raises on errors. `only_changed`
+    (watch): a file whose bytes are already there is not written again, nor returned."""
     from generator.build.collisions import check_not_another_game, portable_name_warnings
     from generator.build.pipeline import compile_spec
 
@@ -148,4 +149,16 @@ def build_spec(spec: str, outdir: str, engine: str | None = None,
         diagnostics = check_built_map_folder(compiled, files, outdir, engine, diagnostics)
     diagnostics = diagnostics + portable_name_warnings(compiled, files, outdir)
     _print_spec_warnings(compiled, diagnostics, engine)
+    if only_changed:
+        files = changed_files(outdir, files)
+        if not files:
+            return compiled, []
     return compiled, write_outputs(outdir, files)
+
+
+def changed_files(outdir: str, files: dict) -> dict:
+    """The files whose bytes differ from what outdir holds (one written by a function always counts)."""
+    from generator.core.writer import read_output
+
+    return {rel: content for rel, content in files.items()
+            if not isinstance(content, bytes) or read_output(outdir, rel, len(content) + 1) != content}

@@ -25,7 +25,7 @@ from generator.read.safexml import parse_xml_bytes, read_input
 from generator.write.notes import rules_notes_html
 from generator.rules.expand import RuleRecord, expand_rules
 from generator.spec.fullgame import ENGINES, SpecReader, read_game
-from generator.read.yamlio import load_yaml_file
+from generator.read.yamlio import load_yaml_file, load_yaml_text
 
 
 @dataclass
@@ -85,14 +85,15 @@ MAX_BASE_DEPTH = 16  # mods of mods of mods...; a real chain is two or three lon
 
 
 def load_spec(spec_path: str | os.PathLike, _mods_within: tuple[Path, ...] = (), edit_rules=None,
-              check_assets: bool = True) -> LoadedSpec:
+              check_assets: bool = True, text: str | None = None) -> LoadedSpec:
     """Read and check a spec (a full game or a mod of a base game), expand its rules;
     raises with every problem found. `_mods_within`: the mods whose base this spec is.
     `edit_rules`: called with the spec's rules: list, returns the list to expand instead (a
     scenario's control build leaves out the rule it backs). `check_assets`: False when only the game
-    XML is wanted (a control: the assets may name a player a left-out rule makes)."""
+    XML is wanted (a control: the assets may name a player a left-out rule makes). `text`: the spec's
+    YAML as an editor holds it, unsaved (the language server), read instead of the file at spec_path."""
     path = Path(spec_path)
-    data = load_yaml_file(path)
+    data = load_yaml_file(path) if text is None else load_yaml_text(text, display_path(path))
     collector = Collector()
     source = display_path(path)
     spec_dir = path.resolve().parent
@@ -160,8 +161,8 @@ def load_base_game(path: Path) -> m.Game:
     return _load_base(path, (), Position(display_path(path), 0, 0))
 
 
-def compile_spec(spec_path: str | os.PathLike) -> CompiledGame:
-    loaded = load_spec(spec_path)
+def compile_spec(spec_path: str | os.PathLike, text: str | None = None) -> CompiledGame:
+    loaded = load_spec(spec_path, text=text)
     if loaded.rules:
         add_rules_to_notes(loaded)
     return compile_game(loaded)

@@ -21,6 +21,7 @@ _PLUGIN_COMMANDS = {
     "generator.cli.preview": ("preview",),
     "generator.cli.buildserver": ("server",),
     "generator.cli.test": ("test",),
+    "generator.lsp.command": ("lsp",),  # the language server: a stage above cli, loaded by name
 }
 
 

@@ -25,27 +25,15 @@ def register(subparsers) -> None:
 
 
 def run_validate(args) -> int:
-    from generator.core.diagnostics import Diagnostic, display_path
-    from generator.check.validate import validate_file, validate_tree
+    from generator.core.diagnostics import display_path
+    from generator.check.validate import validate_file
 
     path = args.path
     source = display_path(path)
     engine = args.engine or "current"
     inherited, note = [], None
     if path.endswith((".yaml", ".yml")):
-        from generator.build.basefindings import base_note, split_base_findings
-        from generator.build.pipeline import compile_spec
-
-        compiled = compile_spec(path)
-        engine = args.engine or compiled.spec.engine  # as build does: --engine wins, else the spec's
-        diagnostics = validate_tree(compiled.tree, engine=engine, source=source,
-                                    position_of=compiled.position_of, map_dir=args.map_dir,
-                                    game_file=compiled.game_file)
-        diagnostics = sorted(compiled.warnings + diagnostics, key=Diagnostic.sort_key)
-        # a mod answers for what it changes and adds: the base game's own warnings are one line
-        diagnostics, inherited = split_base_findings(compiled, diagnostics, engine)
-        if inherited:
-            note = base_note(compiled, inherited)
+        engine, diagnostics, inherited, note, _ = spec_findings(path, args.engine, args.map_dir)
     else:
         diagnostics = validate_file(path, engine=engine, map_dir=args.map_dir)
     errors = sum(1 for d in diagnostics if d.severity == "error")
@@ -68,6 +56,28 @@ def run_validate(args) -> int:
     if errors or (args.strict and warnings):
         return EXIT_ERRORS
     return EXIT_OK
+
+
+def spec_findings(path: str, engine: str | None = None, map_dir: str | None = None, text: str | None = None):
+    """What `validate` finds in a YAML spec: (engine, diagnostics sorted, the base game's own warnings
+    left out of them, the note saying so or None, the compiled game). `text`: the spec as an editor holds it (the
+    language server checks unsaved text with this same function). Unusable input raises
+    DiagnosticError, as for the command."""
+    from generator.build.basefindings import base_note, split_base_findings
+    from generator.build.pipeline import compile_spec
+    from generator.check.validate import validate_tree
+    from generator.core.diagnostics import Diagnostic, display_path
+
+    compiled = compile_spec(path, text=text)
+    engine = engine or compiled.spec.engine  # as build does: --engine wins, else the spec's
+    diagnostics = validate_tree(compiled.tree, engine=engine, source=display_path(path),
+                                position_of=compiled.position_of, map_dir=map_dir,
+                                game_file=compiled.game_file)
+    diagnostics = sorted(compiled.warnings + diagnostics, key=Diagnostic.sort_key)
+    # a mod answers for what it changes and adds: the base game's own warnings are one line
+    diagnostics, inherited = split_base_findings(compiled, diagnostics, engine)
+    note = base_note(compiled, inherited) if inherited else None
+    return engine, diagnostics, inherited, note, compiled
 
 
 def _plural(count: int, word: str) -> str:

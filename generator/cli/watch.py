@@ -47,9 +47,13 @@ def _build_once(spec: Path, outdir: str, base: Path | None) -> Path | None:
 
     started = time.perf_counter()
     try:
-        compiled, written = build_spec(str(spec), outdir)
+        # only the files whose bytes change are written: an editor or engine watching them sees no touch
+        compiled, written = build_spec(str(spec), outdir, only_changed=True)
         base = compiled.spec.base_path
-        status = f"built {', '.join(display_path(p) for p in written if p.suffix == '.xml')}"
+        games = [display_path(p) for p in written if p.suffix == ".xml"]
+        status = f"built {', '.join(games)}" if games else "built (the game is unchanged)"
+        if written:
+            status += f"; {len(written)} file(s) written"
     except DiagnosticError as err:
         for diagnostic in err.diagnostics:
             print(diagnostic.format(), file=sys.stderr)

@@ -313,6 +313,7 @@ _ALL = (
     Code("TG520", ERROR, GEOMETRY, "mapName not the map folder's name; impassable territory without isImpassable; "
                                    "a build that would leave a map folder the client cannot open (no drawn map, none "
                                    "installed; a warning outside TripleA's maps folder)", mixed=True),
+    Code("TG620", ERROR, INPUT, "`lsp`: the language server needs pygls (`pip install 'triplea-gen[lsp]'`)"),
 )
 
 CODES: dict[str, Code] = {entry.code: entry for entry in _ALL}

@@ -30,15 +30,33 @@ def _unescape(text: str) -> str:
     escapes (a surrogate pair, as Java itself writes it) is one character; a lone surrogate stays
     one, as in Java. Raw bytes are ISO-8859-1 characters: Java's Properties.load(InputStream), which
     both clients use, reads a raw UTF-8 emoji as four characters, and so does this."""
+    if "\\" not in text:
+        return text  # no escape: raw characters are ISO-8859-1, so no surrogate either (most values)
+    unicode_escapes = "\\u" in text  # only a \\u escape can make a surrogate
     text = re.sub(r"\\u([0-9a-fA-F]{4})|\\(.)", lambda m: chr(int(m.group(1), 16)) if m.group(1) else
                   {"t": "\t", "n": "\n", "r": "\r", "f": "\f"}.get(m.group(2), m.group(2)), text)
-    if any("\ud800" <= ch <= "\udfff" for ch in text):
+    if unicode_escapes and any("\ud800" <= ch <= "\udfff" for ch in text):
         text = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
     return text
 
 
+_READ: dict[bytes, dict[str, str]] = {}  # the files a warm process reads on every build (a base map's)
+_READ_KEPT = 32
+
+
 def read_properties(data: bytes) -> dict[str, str]:
-    """Key -> value of a properties file (the last definition wins, as in Java)."""
+    """Key -> value of a properties file (the last definition wins, as in Java). A file read before
+    (the same bytes) is not parsed again; each caller gets its own copy."""
+    known = _READ.get(data)
+    if known is None:
+        known = _parse_properties(data)
+        if len(_READ) >= _READ_KEPT:
+            _READ.pop(next(iter(_READ)))
+        _READ[data] = known
+    return dict(known)
+
+
+def _parse_properties(data: bytes) -> dict[str, str]:
     values = {}
     for line in _logical_lines(data.decode("latin-1")):
         end = _KEY_END.search(line)

@@ -166,12 +166,18 @@ def render_game(game: Game) -> bytes:
 def render_game_with_origins(game: Game) -> tuple[bytes, dict[int, Position]]:
     """The game XML (the same bytes as render_game) and, for each line that starts an element
     rendered from a model entity with a position, that position."""
+    from generator.render import sections
+
     recorded: list[Position] = []
-    token = _ORIGINS.set(recorded)
-    try:
-        text = _game_environment().get_template("game/game.xml.j2").render(game=game)
-    finally:
-        _ORIGINS.reset(token)
+    if sections.is_warm():
+        # a warm process: unchanged sections from memory
+        text = sections.render_sections(game, _game_environment(), recorded, _ORIGINS)
+    else:
+        token = _ORIGINS.set(recorded)
+        try:
+            text = _game_environment().get_template("game/game.xml.j2").render(game=game)
+        finally:
+            _ORIGINS.reset(token)
     if text.count("\x00") != 2 * len(recorded):
         # A value holds NUL, which no XML can carry: the parser will say so, on the unmarked text.
         return render_game(game), {}

@@ -30,6 +30,9 @@ def keep_in_memory() -> None:
     global _in_memory
     if _in_memory is None:
         _in_memory = OrderedDict()
+    from generator.render import sections
+
+    sections.keep_warm()  # and the rendered sections of the game XML
 
 
 def _code_stamp() -> str:

@@ -15,7 +15,9 @@ with those two added, so that the engine really parses the same content.
 Measured: validate, import and build of the Global 1940 games and the corpus's
 largest XMLs; the build of a Global 1940 mod (base plus overlay, validation
 included) and its rebuild after a one-number change (as a new process, then as a new process
-while the build server runs, then inside a warm `watch` process); a synthetic game 10x the
+while the build server runs, then inside a warm `watch` process); the language server's time from
+a keystroke to diagnostics on that mod (and from opening it to its first diagnostics) and to a
+completion list of territory names (pygls's client over stdio); a synthetic game 10x the
 size of Global 1940 against the same generator at 1x (linear scaling, memory);
 and `triplea-gen --help` start-up."""
 from __future__ import annotations
@@ -314,21 +316,24 @@ def bench_mod(table: Table, runs: int, temp: Path) -> None:
     engine_figures = add_group(table, "mod", figures)
     print(f"  (build server: {status.stdout.split(';')[0].split(', ', 1)[1]})")
     bench_warm_rebuild(table, runs, temp, engine_figures)
+    bench_lsp(table, runs, temp, engine_figures)
 
 
 WARM_REBUILD = """
 import statistics, sys, time
 from pathlib import Path
 from generator.build.outputs import build_spec
+from generator.spec.basecache import keep_in_memory
+keep_in_memory()  # as watch does
 spec, out, runs = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3])
 text = spec.read_text()
 assert "cost: 11" in text, "the spec no longer has the cost each rebuild changes"
-build_spec(str(spec), out)  # the first build of a watch session
+build_spec(str(spec), out, only_changed=True)  # the first build of a watch session
 times = []
 for cost in range(runs):
     spec.write_text(text.replace("cost: 11", f"cost: {1000 + cost}"))
     start = time.perf_counter()
-    build_spec(str(spec), out)
+    build_spec(str(spec), out, only_changed=True)  # as watch does: only changed files written
     times.append(time.perf_counter() - start)
 print(statistics.median(times), min(times), max(times))
 """
@@ -344,6 +349,76 @@ def bench_warm_rebuild(table: Table, runs: int, temp: Path, engine: dict | None)
     median, low, high = map(float, result.stdout.split())
     table.add("mod", "rebuild in watch mode (warm process)", {"median": median, "min": low, "max": high,
                                                                "rss": float("nan")}, engine)
+
+
+LSP_SESSION = """
+import asyncio, os, statistics, sys, time
+from lsprotocol import types as t
+from pygls.lsp.client import LanguageClient
+from pygls.uris import from_fs_path
+
+spec, runs = sys.argv[1], int(sys.argv[2])
+text = open(spec).read()
+assert "cost: 11" in text and "owns: [Poland, Denmark]" in text, "the mod no longer has what the edits change"
+
+async def main():
+    client = LanguageClient("bench", "1")
+    published = asyncio.Queue()
+    client.feature(t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)(lambda params: published.put_nowait(params))
+    client.feature(t.WINDOW_LOG_MESSAGE)(lambda params: None)
+    await client.start_io(sys.executable, "-m", "generator", "lsp")
+    await client.initialize_async(t.InitializeParams(capabilities=t.ClientCapabilities()))
+    client.initialized(t.InitializedParams())
+    uri = from_fs_path(os.path.abspath(spec))
+    start = time.perf_counter()
+    client.text_document_did_open(t.DidOpenTextDocumentParams(t.TextDocumentItem(uri, "yaml", 1, text)))
+    await published.get()
+    first = time.perf_counter() - start
+    keystrokes, completions = [], []
+    for run in range(runs):
+        start = time.perf_counter()
+        client.text_document_did_change(t.DidChangeTextDocumentParams(
+            t.VersionedTextDocumentIdentifier(uri=uri, version=run + 2),
+            [t.TextDocumentContentChangeWholeDocument(text.replace("cost: 11", f"cost: {1000 + run}"))]))
+        while (await published.get()).version != run + 2:
+            pass
+        keystrokes.append(time.perf_counter() - start)
+        line = next(n for n, l in enumerate(text.split("\\n")) if "owns: [Poland, Denmark]" in l)
+        column = text.split("\\n")[line].index("Denmark]") + len("Den")
+        start = time.perf_counter()
+        listed = await client.text_document_completion_async(t.CompletionParams(
+            t.TextDocumentIdentifier(uri), t.Position(line, column)))
+        completions.append(time.perf_counter() - start)
+        assert any(item.label == "Denmark" for item in listed.items)
+    await client.shutdown_async(None)
+    client.exit(None)
+    await client.stop()
+    for values in (keystrokes, completions):
+        print(statistics.median(values), min(values), max(values))
+    print(first)
+
+asyncio.run(main())
+"""
+
+
+def bench_lsp(table: Table, runs: int, temp: Path, engine: dict | None) -> None:
+    """`triplea-gen lsp` on the mod: first diagnostics after opening it, a keystroke (a one-number
+    change) to its diagnostics (the debounce included), and a completion list of the base's territories."""
+    env = dict(os.environ, TRIPLEA_MAPS=str(SHARED / "maps"), PYTHONPATH=str(REPO))
+    spec = temp / "bench_mod_lsp.yaml"
+    spec.write_text(MOD_SPEC.format(cost=11))
+    result = subprocess.run([sys.executable, "-c", LSP_SESSION, str(spec), str(runs)], capture_output=True,
+                            text=True, env=installed_environment(env), cwd=temp)
+    if result.returncode:
+        print(f"  language server: not measured ({result.stderr.strip().splitlines()[-1:]})")
+        return
+    keystroke, completion, first = result.stdout.strip().splitlines()
+    for label, line in (("lsp: keystroke to diagnostics (warm)", keystroke),
+                        ("lsp: completion of territory names", completion)):
+        median, low, high = map(float, line.split())
+        table.add("lsp", label, {"median": median, "min": low, "max": high, "rss": float("nan")}, engine)
+    table.add("lsp", "lsp: open to first diagnostics", {"median": float(first), "min": float(first),
+                                                         "max": float(first), "rss": float("nan")}, engine)
 
 
 def bench_scaling(table: Table, runs: int, temp: Path) -> None:

@@ -1,0 +1,115 @@
+"""Warm rendering: a process that builds many times (watch, the build server, the language server)
+renders each section of the game XML (templates/game/*.xml.j2, included by game.xml.j2) again only
+when the model fields that section reads have changed, positions included.
+
+The bytes are the cold render's by construction: game.xml.j2 is rendered with each include replaced
+by a placeholder (the frame), and each placeholder by that section's own render, which is what the
+include puts there. The marks of YAML positions are numbered per section and renumbered after the
+sections before it, as one render numbers them. tests/render/test_sections.py compares both on every example."""
+from __future__ import annotations
+
+import dataclasses
+import re
+from functools import lru_cache
+from pathlib import Path
+
+# The model fields each section template reads (all of them: `game.<field>` and nothing else; the
+# test reads the templates and holds this table to them).
+SECTION_FIELDS = {
+    "header": ("info", "loader", "minimum_version", "triplea_present", "dice_sides", "variables"),
+    "map": ("grids", "territories", "connections", "remove_connections", "resources"),
+    "players": ("players", "alliances", "units", "relationship_types", "territory_effects"),
+    "gameplay": ("delegates", "steps", "offset"),
+    "production": ("production",),
+    "technology": ("technology",),
+    "attachments": ("attachments", "legacy_attachment_spelling"),
+    "initialize": ("initialize",),
+    "properties": ("properties",),
+}
+_PLACEHOLDER = re.compile("\x01([a-z]+)\x01")
+_MARK = re.compile("\x00([0-9]+)\x00")  # as generator.render.templates marks positions
+
+_warm: dict[str, tuple[tuple, str, list]] | None = None  # section -> (fingerprint, text, positions)
+
+
+def keep_warm() -> None:
+    """Called by processes that build many times; a single build keeps nothing."""
+    global _warm
+    if _warm is None:
+        _warm = {}
+
+
+def is_warm() -> bool:
+    return _warm is not None
+
+
+class Unfingerprintable(TypeError):
+    """A value the fingerprint does not know: its section is rendered every time."""
+
+
+@lru_cache(maxsize=None)
+def _field_names(kind: type) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(kind))
+
+
+def fingerprint(value):
+    """Everything a template can read of a value, as nested tuples (positions included)."""
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    kind = type(value)
+    if kind is list or isinstance(value, tuple):  # a Position is a NamedTuple
+        return (kind.__name__, *map(fingerprint, value))
+    if isinstance(value, dict):
+        return ("dict", *((fingerprint(k), fingerprint(v)) for k, v in value.items()))
+    if dataclasses.is_dataclass(value):
+        return (kind.__name__, *(fingerprint(getattr(value, name)) for name in _field_names(kind)))
+    raise Unfingerprintable(kind.__name__)
+
+
+def render_sections(game, environment, record: list, origins) -> str:
+    """The game XML text with position marks, as game.xml.j2 renders it; the positions go to
+    `record`, as the marks number them. Sections whose fields are unchanged come from memory.
+    `origins`: the context variable the templates' `origin` filter records positions in."""
+    import jinja2
+
+    frame_env = environment.overlay(loader=jinja2.ChoiceLoader([
+        jinja2.DictLoader({f"game/{name}.xml.j2": f"\x01{name}\x01" for name in SECTION_FIELDS}),
+        environment.loader]))
+    frame = frame_env.get_template("game/game.xml.j2").render(game=game)
+    parts, last = [], 0
+    for match in _PLACEHOLDER.finditer(frame):
+        parts.append(frame[last:match.start()])
+        text, positions = _section(match.group(1), game, environment, origins)
+        if positions and record:  # its marks count from 0: from the marks before it, as in one render
+            offset = len(record)
+            text = _MARK.sub(lambda mark: f"\x00{int(mark.group(1)) + offset}\x00", text)
+        parts.append(text)
+        record.extend(positions)
+        last = match.end()
+    parts.append(frame[last:])
+    return "".join(parts)
+
+
+def _section(name: str, game, environment, origins) -> tuple[str, list]:
+    try:
+        key = fingerprint(tuple(getattr(game, field) for field in SECTION_FIELDS[name]))
+    except Unfingerprintable:
+        key = None
+    kept = _warm.get(name) if _warm is not None else None
+    if key is not None and kept is not None and kept[0] == key:
+        return kept[1], kept[2]
+    recorded: list = []
+    token = origins.set(recorded)
+    try:
+        text = environment.get_template(f"game/{name}.xml.j2").render(game=game)
+    finally:
+        origins.reset(token)
+    # its marks are numbered from 0 here; render_sections moves them after the sections before it
+    if _warm is not None and key is not None:
+        _warm[name] = (key, text, recorded)
+    return text, recorded
+
+
+def section_templates(templates_dir: Path) -> dict[str, str]:
+    """The section templates' text (for the test that holds SECTION_FIELDS to them)."""
+    return {name: (templates_dir / "game" / f"{name}.xml.j2").read_text(encoding="utf-8") for name in SECTION_FIELDS}
