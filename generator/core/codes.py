@@ -1,7 +1,8 @@
 """Every TG code triplea-gen reports, declared once: its severity, the README table that
-documents it and that table's meaning, word for word (tests/test_codes.py holds the two together).
+documents it and that table's meaning, word for word (README.md's tables are made from here).
 
-Adding a code is one `Code(...)` line here and one row in README.md's table of that section.
+Adding a code is one `Code(...)` line here; `python -m generator.core.codetables --readme` then
+writes README.md's table of that section (tests/core/test_codes.py fails until it does).
 A `Diagnostic` with a code missing here refuses to be made, so any test that reaches it fails.
 """
 from __future__ import annotations
@@ -322,3 +323,4 @@ REGISTERED: frozenset[str] = frozenset(CODES)
 def in_section(section: str) -> list[Code]:
     """The codes a README table documents, in code order."""
     return [entry for entry in _ALL if entry.section == section]
+

@@ -21,7 +21,8 @@ from textedit import replaced
 from generator.cli.main import main
 from generator.core.diagnostics import Position
 from generator.read.safexml import parse_xml_bytes, parse_xml_file
-from generator.check.validate import CODES, validate_file, validate_tree
+from generator.check.validate import validate_file, validate_tree
+from generator.core.codes import CODES
 
 FIXTURES = REPO / "tests" / "fixtures" / "validate"
 MINIMAL = FIXTURES / "minimal.xml"

@@ -20,8 +20,9 @@ _DECIMAL_TEXT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+
 _SPAN_TEXT = re.compile(r"([+-]?[0-9]+)-([+-]?[0-9]+)\Z")
 _ROUNDS_OPEN_TEXT = re.compile(r"[+-]?[0-9]+-\+\Z")
 
-# Reference kinds: diagnostic code and how the kind is called in messages.
-REFERENCE_KINDS = {
+# Every kind of declared name: the code of an unknown one and how messages call it (the validator
+# reports names of all these kinds; option values may name the REFERENCE_KINDS).
+NAME_KINDS = {
     "territory": ("TG120", "territory"),
     "player": ("TG121", "player"),
     "unit": ("TG122", "unit type"),
@@ -29,9 +30,15 @@ REFERENCE_KINDS = {
     "relType": ("TG124", "relationship type"),
     "effect": ("TG125", "territory effect"),
     "tech": ("TG126", "technology"),
+    "delegate": ("TG127", "delegate"),
     "frontier": ("TG128", "production frontier"),
+    "repairFrontier": ("TG128", "repair frontier"),
     "rule": ("TG129", "production rule"),
+    "repairRule": ("TG129", "repair rule"),
 }
+# The kinds an option value may name.
+REFERENCE_KINDS = {kind: NAME_KINDS[kind] for kind in (
+    "territory", "player", "unit", "resource", "relType", "effect", "tech", "frontier", "rule")}
 ATTACHMENT_KINDS = {"condition", "trigger", "support"}
 # Names that exist only at run time: a miss is a warning, not an error.
 SOFT_KINDS = {"step": ("TG150", "step")}
