@@ -17,6 +17,7 @@ from generator.model.compare import SECTION_BY_NAME
 from generator.model.rename import KINDS
 from generator.spec.shapes import (FLAG, FULL_GAME, MOD, NAME, NAMES, PAIR, TEXT, VALUE, Free, Key, Keyed, ListOf,
                                    MapOf, OneOf, Section, Value)
+from generator.core.enginename import ENGINE_NAMES
 
 
 
@@ -154,7 +155,7 @@ MAP = _section("map", "territories and connections, or a geometry to generate th
                    "hexes", "squares", "sites", "polygons", "extraConnections", "blockedConnections", "style",
                    "lines")))
 GEOMETRY_KEYS: tuple[str, ...] = MAP.names[4:]
-ENGINES = ("1.9", "current")
+ENGINES = ENGINE_NAMES
 VARIABLE = _section("variable", "a variable in the list form (the mapping form: name → [elements])",
                     LIST_NAME, Key("elements", NAMES, "the names it stands for"))
 RULES = Free("list of rules (see Rules)", {"type": "array", "items": {"$ref": "#/definitions/rule"}})
