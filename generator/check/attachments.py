@@ -7,13 +7,13 @@ AttachmentChecks is one part of the checker in generator.check.validate, which s
 reporting, the name index and the pass over the document."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 
 from lxml import etree
 
 from generator.check import numbers
 from generator.check.catalog import AttachmentClass, OptionSpec
 from generator.check.catalog.grammar import Problem, java_int
+from generator.check.checkerstate import Attachment, CheckerState
 from generator.core.diagnostics import closest
 from generator.core.enginename import EngineName
 
@@ -28,24 +28,11 @@ _ATTACHMENT_CLASS_OF_KIND = {"condition": ("RulesAttachment", "player"),
                              "support": ("UnitSupportAttachment", "unitType")}
 
 
-@dataclass
-class Attachment:
-    """One attachment as the engine creates it (a foreach template yields several)."""
-    element: etree._Element
-    name: str
-    attach_to: str
-    java_class: str
-    type: str
-    foreach: dict = field(default_factory=dict)  # @var@ -> value for this copy
-    legacy: bool = False  # written in the legacy 'attatch' spelling (already reported for 1.9)
-    copy: int = 0  # which copy of a foreach template
-
-
 def _decapitalize(name: str) -> str:
     return name[:1].lower() + name[1:]
 
 
-class AttachmentChecks:
+class AttachmentChecks(CheckerState):
     """Mixed into the checker of generator.check.validate, whose state and reporting it uses."""
 
     def attachment_elements(self):

@@ -252,7 +252,7 @@ def game_needs(root) -> GameNeeds:
         cls, target = _class_name(attachment), attachment.get("attachTo", "")
         options = _options(attachment)
         if cls == "UnitAttachment":
-            for name, value, count, element in options:
+            for name, value, _count, element in options:
                 low = value.lower()
                 if name == "createsUnitsList":
                     unit = _fields(value)[-1]
@@ -273,7 +273,7 @@ def game_needs(root) -> GameNeeds:
             # convoy markers show the sea zone's owner, kamikaze markers its original owner
             owner = owners.get(target)
             original = next((v for n, v, _c, _e in options if n == "originalOwner"), owner)
-            for name, value, count, element in options:
+            for name, value, _count, element in options:
                 if name == "capital":
                     needs.capitals.setdefault(value, element)
                 elif target not in water or value.lower() in ("false", "0"):
@@ -284,7 +284,7 @@ def game_needs(root) -> GameNeeds:
                     needs.kamikaze_owners.setdefault(original, element)
         elif cls == "TriggerAttachment":
             triggers.append((attachment, target, options))
-            for name, value, count, element in options:
+            for name, value, _count, element in options:
                 if name in ("notification", "victory"):
                     needs.message_keys.append((name, value, element))
         elif cls in ("PoliticalActionAttachment", "UserActionAttachment"):
@@ -295,9 +295,9 @@ def game_needs(root) -> GameNeeds:
                 element, uses, asked = texts.get(text, (attachment, 0, False))
                 texts[text] = (element, uses + 1, asked or asks)
 
-    for attachment, target, options in triggers:
+    for _attachment, target, options in triggers:
         players = [p for n, v, _c, _e in options if n == "players" for p in _fields(v)] or [target]
-        for name, value, count, element in options:
+        for name, value, _count, element in options:
             parts = _fields(value)
             if name == "placement":
                 for unit in parts[1:] if parts and parts[0] not in unit_names else parts:

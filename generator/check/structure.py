@@ -12,6 +12,7 @@ import re
 
 from generator.core.diagnostics import closest
 from generator.check.schema import schema_document
+from generator.check.checkerstate import CheckerState
 from generator.core.enginename import EngineName
 
 # Attributes 1.9's game.dtd declares as ID: one namespace for all of them, values must be XML names.
@@ -60,7 +61,7 @@ def _own_attributes(complex_type) -> list[str]:
     return found
 
 
-class StructureChecks:
+class StructureChecks(CheckerState):
     """Mixed into the checker of generator.check.validate, whose state and reporting it uses."""
 
     def check_structure(self):

@@ -65,7 +65,7 @@ def validate_file(path: str | os.PathLike, *, engine: str = "current", map_dir=N
 
 
 class _GameChecker(AttachmentChecks, StructureChecks, VictoryChecks):
-    def __init__(self, root, engine: str, position_of, map_dir):
+    def __init__(self, root, engine: EngineName, position_of, map_dir):
         self.root = root
         self.engine = engine
         self.position_of = position_of
@@ -99,20 +99,7 @@ class _GameChecker(AttachmentChecks, StructureChecks, VictoryChecks):
 
     # ------------------------------------------------------------ reporting
 
-    def error(self, code, message, element, hint=""):
-        self.out.error(code, message, self.position_of(element), hint)
-
-    def warning(self, code, message, element, hint=""):
-        self.out.warning(code, message, self.position_of(element), hint)
-
-    def report(self, severity, code, message, element, hint=""):
-        (self.error if severity == "error" else self.warning)(code, message, element, hint)
-
-    def unknown(self, kind, name, element, context=""):
-        code, word = NAME_KINDS[kind]
-        where = f" in {context}" if context else ""
-        self.error(code, f"unknown {word} '{name}'{where}", element,
-                   closest(name, self.names[kind]) or f"declare the {word} first")
+    # error, warning, report, unknown: CheckerState (check/checkerstate.py)
 
     def require(self, kind, name, element, context=""):
         if name and name not in self.names[kind]:

@@ -18,7 +18,7 @@ import shutil
 import subprocess
 import sys
 import zipfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 

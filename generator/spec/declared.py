@@ -357,7 +357,8 @@ def readme_blocks(text: str) -> dict[str, str]:
 def update_readme(text: str) -> str:
     for name, table in readme_tables().items():
         start, end = _marker(name)
-        text, count = re.subn(re.escape(start) + ".*?" + re.escape(end), lambda _: start + table + end, text,
+        block = start + table + end  # a string made now, not a lambda reading the loop's variables later
+        text, count = re.subn(re.escape(start) + ".*?" + re.escape(end), lambda _, block=block: block, text,
                               flags=re.S)
         if count != 1:
             raise ValueError(f"README has {count} blocks marked {start.strip()}")

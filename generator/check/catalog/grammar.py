@@ -57,7 +57,9 @@ class Problem:
 
 
 class Resolver(Protocol):
-    names: Mapping[str, set[str]]  # reference kind -> declared names
+    @property
+    def names(self) -> Mapping[str, set[str]]:  # reference kind -> declared names (read only here)
+        ...
 
     def attachment(self, kind: str, name: str) -> Problem | None:
         """None if `name` is an attachment of `kind` defined before the current one."""
