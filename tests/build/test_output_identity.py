@@ -9,7 +9,7 @@ import json
 import pytest
 
 import output_identity
-from conftest import SHARED, SHARED_MISSING
+from conftest import SHARED, SHARED_MISSING, requires_shared
 
 RECORDED = json.loads(output_identity.MANIFEST.read_text(encoding="utf-8"))
 
@@ -20,9 +20,8 @@ def _cases():
     return output_identity.cases()
 
 
+@requires_shared
 def test_every_case_is_recorded():
-    if not SHARED.is_dir():
-        pytest.skip(SHARED_MISSING)
     assert sorted(output_identity.cases()) == sorted(RECORDED)
 
 
