@@ -137,7 +137,7 @@ def _decimal_check(token, resolver):
 
 def _span_ok(token: str) -> bool:
     match = _SPAN_TEXT.match(token)
-    return bool(match) and java_int(match.group(1)) is not None and java_int(match.group(2)) is not None
+    return match is not None and java_int(match.group(1)) is not None and java_int(match.group(2)) is not None
 
 
 def _rounds_check(token, resolver):
