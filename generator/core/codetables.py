@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from generator.core.codes import GEOMETRY, INPUT, VALIDATION, in_section
+from generator.core.writer import write_file_atomically
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 # The validation table shows the severity (most of its codes are warnings); the others say it in words.
@@ -70,7 +71,7 @@ def main(argv: list[str]) -> int:
             return 1
         return 0
     if new != text:
-        README.write_text(new, encoding="utf-8")
+        write_file_atomically(README, new.encode("utf-8"))
     return 0
 
 
