@@ -37,12 +37,14 @@ class LazyHint:
     __slots__ = ("_make", "_text")
 
     def __init__(self, make: Callable[[], str]):
-        self._make, self._text = make, None
+        self._make: Callable[[], str] = make
+        self._text: str | None = None
 
     def __str__(self) -> str:
-        if self._text is None:
-            self._text = self._make()
-        return self._text
+        text = self._text
+        if text is None:
+            text = self._text = self._make()
+        return text
 
     def __bool__(self) -> bool:
         return bool(str(self))
