@@ -9,14 +9,14 @@ import json
 import pytest
 
 import output_identity
-from conftest import SHARED, SHARED_MISSING, requires_shared
+from conftest import SHARED, requires_shared
 
 RECORDED = json.loads(output_identity.MANIFEST.read_text(encoding="utf-8"))
 
 
 def _cases():
     if not SHARED.is_dir():
-        return [pytest.param(None, marks=pytest.mark.skip(reason=SHARED_MISSING), id="no-shared")]
+        return [pytest.param(None, marks=requires_shared, id="no-shared")]
     return output_identity.cases()
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from canonical import first_difference, import_and_build
-from conftest import CORPUS_DIR, GLOBAL_GAMES_DIR, SHARED, SHARED_MISSING, missing, requires_current_engine, requires_engine
+from conftest import CORPUS_DIR, GLOBAL_GAMES_DIR, SHARED, SHARED_MISSING, missing, requires_current_engine, requires_engine, requires_shared
 from generator.check.validate import validate_file
 
 XML2_DIR = SHARED / "corpus" / "xml2"
@@ -38,7 +38,7 @@ def _manifest() -> dict[str, dict[str, str]]:
 def verdicts() -> list:
     """(path, 1.9 verdict, current verdict) for every file, as pytest params."""
     if not SHARED.is_dir():
-        return [pytest.param(None, None, None, marks=pytest.mark.skip(reason=SHARED_MISSING), id="no-shared")]
+        return [pytest.param(None, None, None, marks=requires_shared, id="no-shared")]
     params = []
     for path in sorted(CORPUS_DIR.glob("*.xml")):
         current = "FAIL" if path.name in CURRENT_REFUSES else CORPUS_XML_VERDICTS["current"]

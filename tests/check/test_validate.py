@@ -73,7 +73,7 @@ def test_real_games_have_no_errors_for_the_current_engine(path: Path):
 def global_game_params():
     games = sorted(GLOBAL_GAMES_DIR.glob("*.xml"))
     if not games:
-        return [pytest.param(None, marks=pytest.mark.skip(reason=SHARED_MISSING), id="no-shared")]
+        return [pytest.param(None, marks=requires_shared, id="no-shared")]
     return [pytest.param(path, id=path.name) for path in games]
 
 
@@ -123,7 +123,7 @@ EXPECTED_19 = {
 def corpus_params():
     files = sorted(CORPUS_DIR.glob("*.xml"))
     if not files:
-        return [pytest.param(None, marks=pytest.mark.skip(reason=SHARED_MISSING), id="no-shared")]
+        return [pytest.param(None, marks=requires_shared, id="no-shared")]
     return [pytest.param(path, id=path.name) for path in files]
 
 
@@ -352,7 +352,7 @@ def _inject(fault: Fault, tmp_path: Path) -> tuple[Path, int]:
 
 def fault_params():
     if not BASE_GAME.is_file():
-        return [pytest.param(None, marks=pytest.mark.skip(reason=SHARED_MISSING), id="no-shared")]
+        return [pytest.param(None, marks=requires_shared, id="no-shared")]
     return [pytest.param(fault, id=fault.id) for fault in FAULTS]
 
 
