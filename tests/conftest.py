@@ -1,6 +1,15 @@
-"""Shared test fixtures: where ../shared is, and skips with a reason when it is absent."""
+"""Shared test fixtures: where ../shared is, and the test tiers.
+
+Tiers are markers: `shared` (needs ../shared), `engine` (plays games on TripleA 1.9), `engine_current`
+(on TripleA 2.x). A test gets them from its decorators (requires_shared, requires_engine,
+requires_current_engine) or from the fixtures it uses (a fixture decorated with @tier("engine") passes
+its tier to every test that uses it, however indirectly). A test of a tier whose needs are missing is
+skipped with the reason, or fails when TRIPLEA_GEN_REQUIRE_SHARED=1 (CI: nothing may be skipped for a
+missing ../shared or engine). A test outside the engine tiers that starts a JVM fails at once, so
+`-m "not engine and not engine_current"` plays no game."""
 from __future__ import annotations
 
+import inspect
 import os
 from pathlib import Path
 
@@ -19,6 +28,9 @@ PLAIN_GAME = REPO / "tests" / "fixtures" / "plain_game" / "frontier_1939.yaml"
 ENGINE_JAR = engine_jar()  # where the engine is installed ($TRIPLEA_JAR, else Debian's place)
 
 SHARED_MISSING = "../shared (corpus and maps) is not present next to the repo; CI has it"
+# CI sets it: a test that would be skipped because ../shared or an engine is missing fails instead.
+REQUIRE_SHARED = os.environ.get("TRIPLEA_GEN_REQUIRE_SHARED") == "1"
+ENGINE_TIERS = ("engine", "engine_current")
 ENGINE_MISSING = "the TripleA 1.9 engine is not installed (apt-get install triplea); CI installs it"
 
 
@@ -33,14 +45,33 @@ def xml_params():
     """pytest params, one per real XML, or a single skipped param when ../shared is absent."""
     files = corpus_xmls()
     if not files:
-        return [pytest.param(None, marks=pytest.mark.skip(reason=SHARED_MISSING), id="no-shared")]
+        return [pytest.param(None, marks=requires_shared, id="no-shared")]
     return [pytest.param(path, id=path.name) for path in files]
 
 
+def missing(reason: str) -> None:
+    """In a test or fixture body: skip for something ../shared or an engine should have given, or
+    fail under TRIPLEA_GEN_REQUIRE_SHARED=1."""
+    if REQUIRE_SHARED:
+        pytest.fail(f"TRIPLEA_GEN_REQUIRE_SHARED=1: {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+def tier(name: str):
+    """Marks a fixture as needing a tier (shared, engine, engine_current): every test using it gets
+    the marker. Put it under @pytest.fixture."""
+    def mark(function):
+        function.triplea_tiers = (*getattr(function, "triplea_tiers", ()), name)
+        return function
+    return mark
+
+
+requires_shared = pytest.mark.shared
+
+
 @pytest.fixture
+@tier("shared")
 def shared_dir() -> Path:
-    if not SHARED.is_dir():
-        pytest.skip(SHARED_MISSING)
     return SHARED
 
 
@@ -50,7 +81,8 @@ def engine_available() -> bool:
     return harness_engine_available()
 
 
-requires_engine = pytest.mark.skipif(not engine_available(), reason=ENGINE_MISSING)
+# A marker: the collection hook below skips (or fails) the test when the engine is missing.
+requires_engine = pytest.mark.engine
 
 
 def _shared_current_engine() -> None:
@@ -75,8 +107,7 @@ def current_engine_problem() -> str | None:
 
 
 _CURRENT_PROBLEM = current_engine_problem()
-requires_current_engine = pytest.mark.skipif(_CURRENT_PROBLEM is not None,
-                                             reason=CURRENT_ENGINE_MISSING + str(_CURRENT_PROBLEM))
+requires_current_engine = pytest.mark.engine_current
 
 
 def build_game(spec: Path, out: Path) -> Path:
@@ -99,12 +130,102 @@ def previous_build(tmp_path: Path) -> Path:
     return out
 
 
-# Fuzz tests: 2,000+ examples in every run (CI included); override with HYPOTHESIS_PROFILE=quick.
+# Fuzz tests: HYPOTHESIS_PROFILE=ci (.ci/run: 1,000 examples a test, no deadline: a shared CI
+# machine is slow at times) or dev (the default: 100 examples, quick to run while editing); quick
+# is kept as a name for dev.
 from hypothesis import settings as _hypothesis_settings  # noqa: E402
 
-_hypothesis_settings.register_profile("default", max_examples=1000)
+_hypothesis_settings.register_profile("ci", max_examples=1000, deadline=None, print_blob=True)
+_hypothesis_settings.register_profile("dev", max_examples=100)
 _hypothesis_settings.register_profile("quick", max_examples=50)
-_hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+_hypothesis_settings.register_profile("default", max_examples=1000)  # the old name of ci's count
+_hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+
+# ---------------------------------------------------------------- tiers
+
+def _missing_for(tiers: set[str]) -> str | None:
+    if "shared" in tiers and not SHARED.is_dir():
+        return SHARED_MISSING
+    if "engine" in tiers and not engine_available():
+        return ENGINE_MISSING
+    if "engine_current" in tiers and _CURRENT_PROBLEM is not None:
+        return CURRENT_ENGINE_MISSING + str(_CURRENT_PROBLEM)
+    return None
+
+
+def fixture_tiers(item) -> set[str]:
+    """The tiers the fixtures of a test (all it uses, however indirectly) are marked with."""
+    found = set()
+    info = getattr(item, "_fixtureinfo", None)
+    for definitions in (info.name2fixturedefs.values() if info else ()):
+        for definition in definitions:
+            function = inspect.unwrap(definition.func)
+            found.update(getattr(function, "triplea_tiers", ()))
+    return found
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        for name in sorted(fixture_tiers(item) - {m.name for m in item.iter_markers()}):
+            item.add_marker(getattr(pytest.mark, name))
+        reason = _missing_for({m.name for m in item.iter_markers()})
+        if reason is None:
+            continue
+        if REQUIRE_SHARED:
+            item.stash[_REQUIRED_BUT_MISSING] = reason
+        else:
+            item.add_marker(pytest.mark.skip(reason=reason))
+
+
+_REQUIRED_BUT_MISSING = pytest.StashKey[str]()
+
+
+class _Guard:
+    """Whether the test being set up or run may start a JVM (engine tiers only)."""
+
+    allowed = True  # collection and session set-up are not guarded
+    test = ""
+
+
+def pytest_runtest_setup(item):
+    reason = item.stash.get(_REQUIRED_BUT_MISSING, None)
+    if reason is not None:
+        pytest.fail(f"TRIPLEA_GEN_REQUIRE_SHARED=1: {reason}", pytrace=False)
+    _Guard.allowed = any(item.get_closest_marker(name) for name in ENGINE_TIERS)
+    _Guard.test = item.nodeid
+
+
+def _is_jvm(command) -> bool:
+    return any(Path(str(part)).name in ("java", "java.exe") for part in command)
+
+
+def _refuse_unmarked(command) -> None:
+    if not _Guard.allowed and _is_jvm(command):
+        pytest.fail(f"{_Guard.test} starts a JVM but has no engine or engine_current marker: mark it "
+                    f"(requires_engine, requires_current_engine) or the fixture that plays (@tier)", pytrace=False)
+
+
+def _guard_engine_starts() -> None:
+    from generator.engine import lifecycle
+
+    start_group, register_group = lifecycle.start_group, lifecycle.register_group
+
+    def guarded_start(command, **popen):
+        _refuse_unmarked(command)
+        return start_group(command, **popen)
+
+    def guarded_register(process):
+        if not _Guard.allowed and _is_jvm(process.args):
+            process.kill()
+            process.wait()
+        _refuse_unmarked(process.args)
+        return register_group(process)
+
+    lifecycle.start_group, lifecycle.register_group = guarded_start, guarded_register
+
+
+_guard_engine_starts()
 
 
 def pytest_report_header(config):

@@ -11,11 +11,14 @@ before and after a restructure):
   writes from the imported YAML (the round trip).
 Paths of this machine are replaced by placeholders before hashing. The manifest holds a
 SHA-256 per output; it is recorded on purpose (`record`), never in the run that checks it,
-and a change of it is reviewed like code: `git diff` shows which outputs moved.
+and a change of it is reviewed like code: `git diff` shows which outputs moved. A case that
+differs is shown as a unified diff of each changed output's text: the code of the commit that
+last recorded the manifest is run again in a scratch copy to get the recorded text back.
 tests/build/test_output_identity.py runs `check` case by case."""
 from __future__ import annotations
 
 import argparse
+import difflib
 import hashlib
 import json
 import os
@@ -39,23 +42,23 @@ def cases() -> list[str]:
     return names
 
 
-def _environment() -> dict[str, str]:
+def _environment(repo: Path = REPO) -> dict[str, str]:
     env = dict(os.environ)
-    env["PYTHONPATH"] = str(REPO)
+    env["PYTHONPATH"] = str(repo)
     env["TRIPLEA_MAPS"] = str(SHARED / "maps")
     env["TRIPLEA_GEN_NO_SERVER"] = "1"
     env["NO_COLOR"] = "1"
     return env
 
 
-def _run(args: list[str], work: Path) -> tuple[int, bytes]:
-    done = subprocess.run([sys.executable, "-m", "generator", *args], cwd=REPO, env=_environment(),
+def _run(args: list[str], work: Path, repo: Path) -> tuple[int, bytes]:
+    done = subprocess.run([sys.executable, "-m", "generator", *args], cwd=repo, env=_environment(repo),
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=600)
-    return done.returncode, _placeless(done.stdout, work)
+    return done.returncode, _placeless(done.stdout, work, repo)
 
 
-def _placeless(data: bytes, work: Path) -> bytes:
-    for place, name in ((work, b"<WORK>"), (SHARED, b"<SHARED>"), (REPO, b"<REPO>")):
+def _placeless(data: bytes, work: Path, repo: Path = REPO) -> bytes:
+    for place, name in ((work, b"<WORK>"), (SHARED, b"<SHARED>"), (repo, b"<REPO>")):
         data = data.replace(str(place).encode(), name)
     return data
 
@@ -64,53 +67,106 @@ def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _tree(folder: Path, work: Path) -> dict[str, str]:
-    return {p.relative_to(folder).as_posix(): _digest(_placeless(p.read_bytes(), work))
+def _tree(folder: Path, work: Path, repo: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): _placeless(p.read_bytes(), work, repo)
             for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
 def outputs(case: str) -> dict[str, str]:
-    """What the case produces now: output name → SHA-256."""
+    """What the case produces now: output name → SHA-256 (with the exit status where there is one)."""
+    return {key: (f"{status} {_digest(data)}" if status is not None else _digest(data))
+            if key != "build status" else data.decode()
+            for key, (status, data) in texts(case).items()}
+
+
+def texts(case: str, repo: Path = REPO) -> dict[str, tuple[int | None, bytes]]:
+    """What the case produces with the code in repo: output name → (exit status or None, bytes)."""
     kind, name = case.split(":", 1)
     with tempfile.TemporaryDirectory(prefix="identity-") as temp:
         work = Path(temp)
         if kind == "spec":
-            return _spec_outputs(REPO / "rules_yaml" / name, work)
-        return _corpus_outputs(SHARED / "corpus" / name, work)
+            return _spec_outputs(repo / "rules_yaml" / name, work, repo)
+        return _corpus_outputs(SHARED / "corpus" / name, work, repo)
 
 
-def _spec_outputs(spec: Path, work: Path) -> dict[str, str]:
-    found: dict[str, str] = {}
-    status, text = _run(["build", str(spec), "-o", str(work / "out")], work)
-    found["build status"] = str(status)
-    found["build text"] = _digest(text)
-    found.update({f"build/{k}": v for k, v in _tree(work / "out", work).items()} if (work / "out").is_dir() else {})
-    status, text = _run(["report", str(spec)], work)
-    found["report"] = f"{status} {_digest(text)}"
+def _spec_outputs(spec: Path, work: Path, repo: Path) -> dict[str, tuple[int | None, bytes]]:
+    found: dict[str, tuple[int | None, bytes]] = {}
+    status, text = _run(["build", str(spec), "-o", str(work / "out")], work, repo)
+    found["build status"] = (None, str(status).encode())
+    found["build text"] = (None, text)
+    if (work / "out").is_dir():
+        found.update({f"build/{k}": (None, v) for k, v in _tree(work / "out", work, repo).items()})
+    found["report"] = _run(["report", str(spec)], work, repo)
     return found
 
 
-def _corpus_outputs(xml: Path, work: Path) -> dict[str, str]:
-    found: dict[str, str] = {}
+def _corpus_outputs(xml: Path, work: Path, repo: Path) -> dict[str, tuple[int | None, bytes]]:
+    found: dict[str, tuple[int | None, bytes]] = {}
     imported = work / "game.yaml"
-    status, text = _run(["import", str(xml), "-o", str(imported)], work)
-    found["import"] = f"{status} {_digest(text)}"
+    found["import"] = _run(["import", str(xml), "-o", str(imported)], work, repo)
     if imported.is_file():
-        found["import/game.yaml"] = _digest(_placeless(imported.read_bytes(), work))
+        found["import/game.yaml"] = (None, _placeless(imported.read_bytes(), work, repo))
     for engine in ("1.9", "current"):
-        status, text = _run(["validate", "--engine", engine, str(xml)], work)
-        found[f"validate {engine}"] = f"{status} {_digest(text)}"
+        found[f"validate {engine}"] = _run(["validate", "--engine", engine, str(xml)], work, repo)
     if imported.is_file():
-        status, text = _run(["build", str(imported), "-o", str(work / "out"), "--skip-validation"], work)
-        found["rebuild"] = f"{status} {_digest(text)}"
+        found["rebuild"] = _run(["build", str(imported), "-o", str(work / "out"), "--skip-validation"], work, repo)
         if (work / "out").is_dir():
-            found.update({f"rebuild/{k}": v for k, v in _tree(work / "out", work).items()})
+            found.update({f"rebuild/{k}": (None, v) for k, v in _tree(work / "out", work, repo).items()})
     return found
 
 
 def differences(recorded: dict[str, str], now: dict[str, str]) -> list[str]:
     return [f"{key}: {recorded.get(key, 'absent')} -> {now.get(key, 'absent')}"
             for key in sorted(set(recorded) | set(now)) if recorded.get(key) != now.get(key)]
+
+
+MAX_DIFF_LINES = 40  # per output: enough to see what moved, short enough to read in a CI log
+
+
+def text_difference(key: str, before: tuple[int | None, bytes] | None, after: tuple[int | None, bytes] | None) -> str:
+    """What changed in one output, as a unified diff of its text (cut after MAX_DIFF_LINES lines)."""
+    if before is None or after is None:
+        return f"{key}: {'not made by either' if before is after else 'added' if before is None else 'removed'}"
+    lines = []
+    if before[0] != after[0]:
+        lines.append(f"exit status {before[0]} -> {after[0]}")
+    try:
+        old, new = before[1].decode("utf-8"), after[1].decode("utf-8")
+    except UnicodeDecodeError:
+        lines.append(f"binary: {len(before[1])} -> {len(after[1])} bytes")
+    else:
+        diff = list(difflib.unified_diff(old.splitlines(), new.splitlines(), f"recorded/{key}", f"now/{key}",
+                                         lineterm="", n=2))
+        if len(diff) > MAX_DIFF_LINES:
+            diff = diff[:MAX_DIFF_LINES] + [f"... {len(diff) - MAX_DIFF_LINES} more diff lines"]
+        lines += diff or ([] if lines else ["the same text (a placeholder or the environment differs)"])
+    return f"{key}:\n    " + "\n    ".join(lines)
+
+
+def recorded_commit() -> str | None:
+    """The commit that last recorded the manifest: its code made the recorded outputs."""
+    done = subprocess.run(["git", "log", "-1", "--format=%H", "--", str(MANIFEST.relative_to(REPO))], cwd=REPO,
+                          capture_output=True, text=True)
+    return done.stdout.strip() or None
+
+
+def explained(case: str, changed: list[str]) -> str:
+    """The changed outputs of a case as diffs of their text: the recorded commit's code is run again
+    in a scratch copy (the manifest holds only hashes), or only the hashes when git cannot."""
+    commit = recorded_commit()
+    if commit is None:
+        return "\n".join(changed)
+    keys = [line.split(": ", 1)[0] for line in changed]
+    with tempfile.TemporaryDirectory(prefix="identity-recorded-") as temp:
+        old_repo = Path(temp)
+        archive = subprocess.run(["git", "archive", commit, "generator", "templates", "rules_yaml"], cwd=REPO,
+                                 capture_output=True)
+        unpacked = archive.returncode == 0 and subprocess.run(["tar", "-x", "-C", str(old_repo)],
+                                                              input=archive.stdout).returncode == 0
+        if not unpacked:
+            return "\n".join(changed)
+        before, after = texts(case, old_repo), texts(case)
+    return "\n".join(text_difference(key, before.get(key), after.get(key)) for key in keys)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -139,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
         changed = differences(recorded[case], now)
         if changed:
             failed += 1
-            print(f"{case}: differs\n  " + "\n  ".join(changed))
+            print(f"{case}: differs\n  " + explained(case, changed).replace("\n", "\n  "))
     print(f"{len(results) - failed} of {len(results)} cases identical")
     return 1 if failed else 0
 

@@ -152,10 +152,12 @@ def _diff_production(d: _Diff, old: m.Production, new: m.Production) -> None:
         for name in before:
             if name not in after_names:
                 d.add("production", "removed", f"{label} {name} removed")
-    before = {p.player: p.frontier for p in old.player_production}
+    # its own name: `before` above maps frontiers to rules, and one name for both hid the types
+    frontier_of = {p.player: p.frontier for p in old.player_production}
     for entry in new.player_production:
-        if before.get(entry.player) != entry.frontier:
-            d.add("production", "changed", f"{entry.player} buys from {_arrow(before.get(entry.player), entry.frontier)}")
+        if frontier_of.get(entry.player) != entry.frontier:
+            d.add("production", "changed",
+                  f"{entry.player} buys from {_arrow(frontier_of.get(entry.player), entry.frontier)}")
 
 
 def _diff_technology(d: _Diff, old: m.Technology, new: m.Technology) -> None:

@@ -3,7 +3,7 @@
 It is made from the declarations the spec readers check against
 (generator.spec.declared: every key, its kind, whether it is required, its doc
 line), the mod-folder and rule keys, and the macro headers, so the editor and the
-build agree on every key; tests/test_share.py checks that they do."""
+build agree on every key; tests/build/test_share.py checks that they do."""
 from __future__ import annotations
 
 import json

@@ -196,7 +196,8 @@ def forum_post(name: str, version: str | None, summary: str, rules, changes: lis
                for row in units] + ["[/list]", ""]
     if changes:
         md += ["## Changes since the previous version", ""] + [f"- {md_text(c)}" for c in changes] + [""]
-        bb += ["[b]Changes since the previous version[/b]", "[list]"] + [f"[*]{escaped(c)}" for c in changes] + ["[/list]", ""]
+        bb += ["[b]Changes since the previous version[/b]", "[list]"]
+        bb += [f"[*]{escaped(c)}" for c in changes] + ["[/list]", ""]
     return "\n".join(md), "\n".join(bb)
 
 

@@ -7,14 +7,15 @@ AttachmentChecks is one part of the checker in generator.check.validate, which s
 reporting, the name index and the pass over the document."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 
 from lxml import etree
 
 from generator.check import numbers
 from generator.check.catalog import AttachmentClass, OptionSpec
 from generator.check.catalog.grammar import Problem, java_int
+from generator.check.checkerstate import Attachment, CheckerState
 from generator.core.diagnostics import closest
+from generator.core.enginename import EngineName
 
 _DEFAULT_TYPE = "unitType"
 # Attachment types and the reference kind their attachTo names.
@@ -27,24 +28,11 @@ _ATTACHMENT_CLASS_OF_KIND = {"condition": ("RulesAttachment", "player"),
                              "support": ("UnitSupportAttachment", "unitType")}
 
 
-@dataclass
-class Attachment:
-    """One attachment as the engine creates it (a foreach template yields several)."""
-    element: etree._Element
-    name: str
-    attach_to: str
-    java_class: str
-    type: str
-    foreach: dict = field(default_factory=dict)  # @var@ -> value for this copy
-    legacy: bool = False  # written in the legacy 'attatch' spelling (already reported for 1.9)
-    copy: int = 0  # which copy of a foreach template
-
-
 def _decapitalize(name: str) -> str:
     return name[:1].lower() + name[1:]
 
 
-class AttachmentChecks:
+class AttachmentChecks(CheckerState):
     """Mixed into the checker of generator.check.validate, whose state and reporting it uses."""
 
     def attachment_elements(self):
@@ -53,13 +41,13 @@ class AttachmentChecks:
         lists = [child for child in self.root if child.tag in ("attachmentList", "attatchmentList")]
         for attachment_list in lists:
             legacy_list = attachment_list.tag == "attatchmentList"
-            if legacy_list and self.engine == "1.9":
+            if legacy_list and self.engine == EngineName.V1_9:
                 self.error("TG104", "1.9 ignores <attatchmentList> (legacy spelling): all "
                            f"{len(attachment_list)} attachments in it are lost", attachment_list,
                            "write <attachmentList> and <attachment>")
             for element in attachment_list:
                 if element.tag == "attatchment":
-                    if self.engine == "1.9" and not legacy_list:
+                    if self.engine == EngineName.V1_9 and not legacy_list:
                         self.error("TG104", "1.9 ignores <attatchment> (legacy spelling): this attachment is lost",
                                    element, "write <attachment>")
                     yield element, True
@@ -72,21 +60,21 @@ class AttachmentChecks:
         if attach_to is None:
             attach_to = element.get("attatchTo")
             if attach_to is not None:
-                if self.engine == "1.9" and not legacy:
+                if self.engine == EngineName.V1_9 and not legacy:
                     self.error("TG104", "1.9 does not read attatchTo (legacy spelling)", element, "write attachTo")
                 legacy = True
         if attach_to is None:
             self.error("TG144", "attachment has no attachTo", element, "name the object it belongs to")
             return []
         # the current engine corrects the legacy spelling inside names too
-        fix = self.engine == "current" or legacy
+        fix = self.engine == EngineName.CURRENT or legacy
         name = element.get("name", "")
         java_class = element.get("javaClass", "")
         kind = element.get("type") or _DEFAULT_TYPE
         foreach = element.get("foreach")
         if foreach is None or not foreach.strip():
             return [Attachment(element, _fix_name(name, fix), attach_to, java_class, kind, legacy=legacy)]
-        if self.engine == "1.9":
+        if self.engine == EngineName.V1_9:
             self.error("TG104", "1.9 ignores foreach; this template would be created once, literally",
                        element, "expand the template for 1.9 (triplea-gen does this when building)")
         return [Attachment(element, _fix_name(_substitute(name, combination), fix), _substitute(attach_to, combination),
@@ -135,7 +123,7 @@ class AttachmentChecks:
         cls = catalog.attachment_class(attachment.java_class, "current" if attachment.legacy else self.engine)
         if cls is None:
             simple = attachment.java_class.rpartition(".")[2]
-            if self.engine == "1.9" and simple in catalog.classes:
+            if self.engine == EngineName.V1_9 and simple in catalog.classes:
                 self.error("TG103", f"1.9 needs the full attachment class name, not '{attachment.java_class}'",
                            element, f'write javaClass="{catalog.attachment_package}.{simple}"')
                 cls = catalog.classes[simple]  # check the rest as meant, to avoid follow-on reports
@@ -177,7 +165,7 @@ class AttachmentChecks:
             self.check_unit_kind(attachment, cls)
         if cls.name == "TriggerAttachment":
             self.note_victory_trigger(element)
-        if cls.name == "TriggerAttachment" and self.engine == "1.9" and not any(
+        if cls.name == "TriggerAttachment" and self.engine == EngineName.V1_9 and not any(
                 _decapitalize(o.get("name", "")) in ("conditions", "trigger") for o in element.iter("option")):
             # ("trigger" is the legacy spelling of "conditions")
             # seen in play: 1.9 tests a trigger's conditions before firing it, and none counts as "not met"
@@ -186,7 +174,7 @@ class AttachmentChecks:
 
     def check_options(self, attachment: Attachment, cls: AttachmentClass):
         engine = self.engine
-        current = engine == "current"
+        current = engine == EngineName.CURRENT
         foreach = attachment.foreach
         empty_foreach = [k for k, v in foreach.items() if not v]
         targets = {}  # group -> (class, name) chosen by <group>AttachmentName
@@ -257,7 +245,7 @@ class AttachmentChecks:
 
     def resolve_option(self, cls: AttachmentClass, raw_name: str) -> tuple[str, OptionSpec | None]:
         name = _decapitalize(raw_name)
-        if self.engine == "current":
+        if self.engine == EngineName.CURRENT:
             name = self.catalog.legacy_option_names.get(name.lower(), name)
         return name, cls.option(name, self.engine)
 
@@ -266,7 +254,7 @@ class AttachmentChecks:
         if spec is not None and spec.rejected:
             self.error("TG142", f"option '{raw_name}' of {where}: {spec.rejected}", element, "remove the option")
             return
-        other = "1.9" if self.engine == "current" else "current"
+        other = "1.9" if self.engine == EngineName.CURRENT else "current"
         in_other = cls.options.get(name)
         if in_other is not None and other in in_other.engines:
             hint = in_other.note or f"remove it, or target the {other} engine"
@@ -288,7 +276,7 @@ class AttachmentChecks:
             return
         self.error("TG142", f"unknown option '{raw_name}' for {where}", element,
                    closest(name, cls.option_names(self.engine))
-                   or f"see the {cls.name} options in generator/catalog/attachments.yaml")
+                   or f"see the {cls.name} options in generator/check/catalog/attachments.yaml")
 
     def substitute_variables(self, text: str) -> str:
         for key, values in self.variables.items():

@@ -3,7 +3,7 @@ geometry files, map.yml, colours and flags of every player, an image for every
 (player, unit type) that can occur, an icon for every resource (current) and a large
 one for every resource players buy, and the texts of notifications, political and
 user actions. What each engine reads and what happens without it is
-generator/catalog/client.yaml; this module only decides what a game needs.
+generator/check/catalog/client.yaml; this module only decides what a game needs.
 
 Which (player, unit type) pairs can occur — the rule, documented in README:
   - the player starts with the unit (unitPlacement, heldUnits);
@@ -35,21 +35,7 @@ from generator.core.diagnostics import Collector, Diagnostic, DiagnosticError, P
 from generator.read.mapfiles import map_file_exists, read_map_file as read_file_below, refuse_link
 from generator.read.maplisting import listing_games
 from generator.read.propfile import property_line, read_properties
-
-CODES = {
-    "TG170": ("warning", "notification or victory key missing from notifications.properties"),
-    "TG400": ("error", "a file the client needs is missing from the map folder (polygons.txt, centers.txt, "
-                       "place.txt, map.properties)"),
-    "TG401": ("error", "a territory missing from polygons.txt, centers.txt or place.txt"),
-    "TG402": ("error", "current: map.yml missing, or it does not list the game's XML file"),
-    "TG410": ("error", "1.9: a player without a colour in map.properties, or a malformed colour"),
-    "TG411": ("error", "a flag image the client loads is missing"),
-    "TG420": ("warning", "no image for a unit type a player can own (1.9: invisible; current: a labelled square)"),
-    "TG421": ("warning", "current: no icon for a resource (a grey placeholder box in the status bar)"),
-    "TG422": ("error", "no large icon for a resource players buy (1.9: IllegalStateException; current: a placeholder)"),
-    "TG430": ("warning", "political action text missing from politicstext.properties"),
-    "TG431": ("warning", "user action text missing from actionstext.properties"),
-}
+from generator.core.enginename import EngineName
 
 _HEX_COLOUR = re.compile(r"[0-9A-Fa-f]{6}\Z")
 # The icon sizes the current client draws (ResourceImageFactory IMAGE_SIZE, LARGE_IMAGE_SIZE).
@@ -152,7 +138,7 @@ def read_map_file(map_dir, name: str) -> str | None:
 def engine_assets_folder(engine: str) -> Path | None:
     """1.9 searches its own assets folder (<install>/assets, beside bin/triplea.jar) after the map
     folder; the current engine's assets are not installed here, so only the map folder counts."""
-    if engine != "1.9":
+    if engine != EngineName.V1_9:
         return None
     from generator.engine.install import engine_jar
 
@@ -266,7 +252,7 @@ def game_needs(root) -> GameNeeds:
         cls, target = _class_name(attachment), attachment.get("attachTo", "")
         options = _options(attachment)
         if cls == "UnitAttachment":
-            for name, value, count, element in options:
+            for name, value, _count, element in options:
                 low = value.lower()
                 if name == "createsUnitsList":
                     unit = _fields(value)[-1]
@@ -287,7 +273,7 @@ def game_needs(root) -> GameNeeds:
             # convoy markers show the sea zone's owner, kamikaze markers its original owner
             owner = owners.get(target)
             original = next((v for n, v, _c, _e in options if n == "originalOwner"), owner)
-            for name, value, count, element in options:
+            for name, value, _count, element in options:
                 if name == "capital":
                     needs.capitals.setdefault(value, element)
                 elif target not in water or value.lower() in ("false", "0"):
@@ -298,7 +284,7 @@ def game_needs(root) -> GameNeeds:
                     needs.kamikaze_owners.setdefault(original, element)
         elif cls == "TriggerAttachment":
             triggers.append((attachment, target, options))
-            for name, value, count, element in options:
+            for name, value, _count, element in options:
                 if name in ("notification", "victory"):
                     needs.message_keys.append((name, value, element))
         elif cls in ("PoliticalActionAttachment", "UserActionAttachment"):
@@ -309,9 +295,9 @@ def game_needs(root) -> GameNeeds:
                 element, uses, asked = texts.get(text, (attachment, 0, False))
                 texts[text] = (element, uses + 1, asked or asks)
 
-    for attachment, target, options in triggers:
+    for _attachment, target, options in triggers:
         players = [p for n, v, _c, _e in options if n == "players" for p in _fields(v)] or [target]
-        for name, value, count, element in options:
+        for name, value, _count, element in options:
             parts = _fields(value)
             if name == "placement":
                 for unit in parts[1:] if parts and parts[0] not in unit_names else parts:

@@ -12,6 +12,8 @@ import re
 
 from generator.core.diagnostics import closest
 from generator.check.schema import schema_document
+from generator.check.checkerstate import CheckerState
+from generator.core.enginename import EngineName
 
 # Attributes 1.9's game.dtd declares as ID: one namespace for all of them, values must be XML names.
 _DTD_IDS = {"resource": "name", "unit": "name", "relationshipType": "name", "player": "name",
@@ -59,7 +61,7 @@ def _own_attributes(complex_type) -> list[str]:
     return found
 
 
-class StructureChecks:
+class StructureChecks(CheckerState):
     """Mixed into the checker of generator.check.validate, whose state and reporting it uses."""
 
     def check_structure(self):
@@ -69,24 +71,24 @@ class StructureChecks:
         self.check_skipped_content(root)
         for option in root.iter("option"):
             if option.get("value") is None and option.get("name") is not None:
-                self.report("error" if self.engine == "1.9" else "warning", "TG108",
+                self.report("error" if self.engine == EngineName.V1_9 else "warning", "TG108",
                             f"option '{option.get('name')}' has no value: "
-                            + ("1.9 refuses the game" if self.engine == "1.9" else
+                            + ("1.9 refuses the game" if self.engine == EngineName.V1_9 else
                                "the current engine skips it"), option, 'give it a value="..." or remove it')
         for prop in root.iter("property"):
             if prop.get("name") is None and prop.getparent() is not None and prop.getparent().tag == "propertyList":
                 self.warning("TG158", "property without a name: "
-                             + ("1.9 stores it under an empty name" if self.engine == "1.9"
+                             + ("1.9 stores it under an empty name" if self.engine == EngineName.V1_9
                                 else "the current engine skips it"), prop, 'add name="..." or remove it')
         for placement in root.iter("unitPlacement"):
             if placement.get("quantity") is None:
-                if self.engine == "1.9":
+                if self.engine == EngineName.V1_9:
                     self.error("TG159", "unitPlacement without quantity: 1.9 fails reading the number", placement,
                                'add quantity="1"')
                 else:
                     self.warning("TG159", "unitPlacement without quantity: the current engine places no unit",
                                  placement, 'add quantity="1"')
-        if self.engine == "1.9":
+        if self.engine == EngineName.V1_9:
             self.check_dtd_complaints(root)
 
     def check_unknown_attributes(self, root):
@@ -111,7 +113,7 @@ class StructureChecks:
             if not isinstance(child.tag, str) or child.tag not in _SINGLE_SECTIONS:
                 continue
             if child.tag in seen:
-                if self.engine == "1.9":
+                if self.engine == EngineName.V1_9:
                     self.error("TG157", f"a second <{child.tag}>: 1.9 refuses the game (too many children named "
                                f"{child.tag})", child, f"merge the two <{child.tag}> elements")
                 else:
@@ -125,7 +127,7 @@ class StructureChecks:
         for step in root.iter("step"):
             parent = step.getparent()
             if parent is not None and parent.tag == "step":
-                tail = "" if self.engine == "1.9" else (
+                tail = "" if self.engine == EngineName.V1_9 else (
                     "; the current engine also stops reading the outer step's properties here")
                 self.warning("TG107", f"a <step> inside step '{parent.get('name')}' is skipped by the engine{tail}",
                              step, "move it out of the outer step, or remove it (a broken comment?)")

@@ -3,8 +3,8 @@
 features, and the game-play facts that make a game misbehave.
 
 Errors are what makes the engine refuse the game (or crash while loading it);
-warnings are what loads but misbehaves. Every check has a stable code; the
-table is CODES below and in README.md.
+warnings are what loads but misbehaves. Every check has a stable code, declared
+with its severity in generator/core/codes.py (README.md's tables are made from it).
 
 The work is one pass over the document in the engine's own order: index every
 declared name once, then walk the attachments in document order (attachment
@@ -19,84 +19,15 @@ from pathlib import Path
 from lxml import etree
 
 from generator.check.catalog import load_catalog, normalise_engine
-from generator.check.catalog.grammar import is_bool, java_int
+from generator.check.catalog.grammar import NAME_KINDS, is_bool, java_int
 from generator.core.diagnostics import Collector, Diagnostic, LazyHint, Position, closest, display_path
 from generator.check.schema import check_schema
-from generator.check.mapfolder import CODES as MAP_FOLDER_CODES
 from generator.check.mapfolder import MapFolder, check_map_folder, engine_assets_folder, read_map_file
 from generator.check.attachments import Attachment, AttachmentChecks
 from generator.check.structure import StructureChecks
 from generator.check.victory import VictoryChecks
+from generator.core.enginename import EngineName
 
-CODES = {
-    "TG100": ("error", "the file does not match the game XML schema"),
-    "TG101": ("error", "1.9: <info> has no numeric version"),
-    "TG102": ("error", "1.9: <loader> missing (warning: unusual loader class)"),
-    "TG103": ("error", "1.9: javaClass is not a full class name"),
-    "TG104": ("error", "feature the target engine does not support (warning when it is only ignored)"),
-    "TG105": ("error", "1.9: step maxRunCount is not positive"),
-    "TG106": ("error", "a unit option its kind (air, sea, land) may not have"),
-    "TG107": ("warning", "content the engines skip (a step inside a step, other elements or text in attachmentList)"),
-    "TG108": ("error", "1.9: option without value (warning for the current engine, which skips it)"),
-    "TG109": ("warning", "1.9: a complaint of its DTD check (shared IDs, names with spaces, attachment without option)"),
-    "TG110": ("error", "duplicate territory name (warning for other kinds: the later one replaces the earlier)"),
-    "TG111": ("warning", "reserved name used"),
-    "TG112": ("error", "territory connected to itself"),
-    "TG120": ("error", "unknown territory"),
-    "TG121": ("error", "unknown player"),
-    "TG122": ("error", "unknown unit type"),
-    "TG123": ("error", "unknown resource"),
-    "TG124": ("error", "unknown relationship type"),
-    "TG125": ("error", "unknown territory effect"),
-    "TG126": ("error", "unknown technology"),
-    "TG127": ("error", "unknown delegate"),
-    "TG128": ("error", "unknown production or repair frontier"),
-    "TG129": ("error", "unknown production or repair rule"),
-    "TG130": ("error", "unknown attachment"),
-    "TG131": ("error", "attachment used before it is defined"),
-    "TG132": ("error", "attachment of the wrong class"),
-    "TG140": ("error", "unknown attachment class"),
-    "TG141": ("error", "unknown delegate class"),
-    "TG142": ("error", "unknown option for the target engine"),
-    "TG143": ("error", "option value of the wrong type or form"),
-    "TG144": ("warning", "attachment on the wrong kind of object (error: no attachTo at all)"),
-    "TG145": ("warning", "attachment name the engine does not look for"),
-    "TG146": ("warning", "attachment name used twice on the same object"),
-    "TG147": ("error", "unit type without a unitAttachment"),
-    "TG148": ("warning", "territory or relationship type without its attachment"),
-    "TG149": ("warning", "trigger changes an option the target attachment lacks"),
-    "TG150": ("warning", "trigger 'when' names a step that does not exist"),
-    "TG151": ("warning", "player step name the user interface does not recognise"),
-    "TG152": ("warning", "player collects income but has no capital"),
-    "TG153": ("warning", "unknown or mistyped step property"),
-    "TG154": ("error", "initial unit damage out of range"),
-    "TG155": ("warning", "option that does not add up given twice in one attachment"),
-    "TG156": ("warning", "1.9: trigger without conditions (the 1.9 engine never fires it)"),
-    "TG157": ("error", "1.9: a section given twice (warning for the current engine, which reads one)"),
-    "TG158": ("warning", "property without a name"),
-    "TG159": ("error", "1.9: unitPlacement without quantity (warning for the current engine: no unit)"),
-    "TG160": ("warning", "condition never used"),
-    "TG161": ("warning", "condition reads a game property the file does not declare"),
-    "TG162": ("warning", "a number both engines load but make something else of"),
-    "TG163": ("error", "a number that breaks the game when played (a negative production cost)"),
-    "TG170": ("warning", "notification or victory key missing from notifications.properties"),
-    "TG176": ("warning", "victory trigger that never fires (the game property it needs is off)"),
-    "TG180": ("warning", "game property value of the wrong kind"),
-    "TG181": ("warning", "game property unknown to the target engine"),
-    "TG182": ("error", "1.9: editable property without exactly one type marker"),
-    "TG183": ("warning", "attribute the game XML does not have (the engines ignore it)"),
-    "TG190": ("error", "bad variable or foreach expression"),
-    "TG412": ("warning", "current: a player's stacking cap that lists only unit types it never has (2.x ignores it)"),
-    **MAP_FOLDER_CODES,
-}
-
-_KIND_CODES = {"unit": "TG122", "territory": "TG120", "resource": "TG123", "player": "TG121",
-               "relType": "TG124", "effect": "TG125", "tech": "TG126", "delegate": "TG127",
-               "frontier": "TG128", "repairFrontier": "TG128", "rule": "TG129", "repairRule": "TG129"}
-_KIND_WORDS = {"unit": "unit type", "territory": "territory", "resource": "resource", "player": "player",
-               "relType": "relationship type", "effect": "territory effect", "tech": "technology",
-               "delegate": "delegate", "frontier": "production frontier", "repairFrontier": "repair frontier",
-               "rule": "production rule", "repairRule": "repair rule"}
 _CONDITION_NAME_IN_TEXT = re.compile(r"[A-Za-z0-9_]*(?:objective|condition|trigger)Attachment[A-Za-z0-9_]*")
 _VERSION_TEXT = re.compile(r"[0-9]+(?:\.[0-9]+)*\Z")
 _NUMBERS = re.compile(r"[0-9]+")
@@ -134,7 +65,7 @@ def validate_file(path: str | os.PathLike, *, engine: str = "current", map_dir=N
 
 
 class _GameChecker(AttachmentChecks, StructureChecks, VictoryChecks):
-    def __init__(self, root, engine: str, position_of, map_dir):
+    def __init__(self, root, engine: EngineName, position_of, map_dir):
         self.root = root
         self.engine = engine
         self.position_of = position_of
@@ -168,20 +99,7 @@ class _GameChecker(AttachmentChecks, StructureChecks, VictoryChecks):
 
     # ------------------------------------------------------------ reporting
 
-    def error(self, code, message, element, hint=""):
-        self.out.error(code, message, self.position_of(element), hint)
-
-    def warning(self, code, message, element, hint=""):
-        self.out.warning(code, message, self.position_of(element), hint)
-
-    def report(self, severity, code, message, element, hint=""):
-        (self.error if severity == "error" else self.warning)(code, message, element, hint)
-
-    def unknown(self, kind, name, element, context=""):
-        word = _KIND_WORDS[kind]
-        where = f" in {context}" if context else ""
-        self.error(_KIND_CODES[kind], f"unknown {word} '{name}'{where}", element,
-                   closest(name, self.names[kind]) or f"declare the {word} first")
+    # error, warning, report, unknown: CheckerState (check/checkerstate.py)
 
     def require(self, kind, name, element, context=""):
         if name and name not in self.names[kind]:
@@ -205,7 +123,7 @@ class _GameChecker(AttachmentChecks, StructureChecks, VictoryChecks):
         self.check_production(root.find("production"))
         self.check_technology(root.find("technology"))
         self.check_attachments()
-        if self.engine == "current":
+        if self.engine == EngineName.CURRENT:
             self.check_stacking_caps()
         self.check_initialize(root.find("initialize"))
         self.check_properties(root.find("propertyList"))
@@ -219,7 +137,7 @@ class _GameChecker(AttachmentChecks, StructureChecks, VictoryChecks):
         root = self.root
         info = root.find("info")
         loader = root.find("loader")
-        if self.engine != "1.9":
+        if self.engine != EngineName.V1_9:
             return
         if info is not None:
             version = info.get("version")
@@ -284,7 +202,7 @@ class _GameChecker(AttachmentChecks, StructureChecks, VictoryChecks):
                            "remove this connection")
 
     def declare_grid(self, element):
-        if self.engine == "current":
+        if self.engine == EngineName.CURRENT:
             self.error("TG104", "<grid> is not supported by the current engine; its territories do not exist",
                        element, "declare each territory with <territory>")
             return
@@ -317,7 +235,7 @@ class _GameChecker(AttachmentChecks, StructureChecks, VictoryChecks):
         if parent is None:
             return
         for element in parent.iterfind(tag):
-            self.declare(kind, element.get("name", ""), element, _KIND_WORDS[kind])
+            self.declare(kind, element.get("name", ""), element, NAME_KINDS[kind][1])
 
     def check_resource_display(self, resource_list):
         if resource_list is None:
@@ -326,7 +244,7 @@ class _GameChecker(AttachmentChecks, StructureChecks, VictoryChecks):
             shown_for = element.get("isDisplayedFor")
             if shown_for is None:
                 continue
-            if self.engine == "1.9":
+            if self.engine == EngineName.V1_9:
                 self.warning("TG104", "1.9 ignores isDisplayedFor", element, "remove it for 1.9")
             elif shown_for and shown_for.upper() != "NONE":
                 for player in shown_for.split(":"):
@@ -346,7 +264,7 @@ class _GameChecker(AttachmentChecks, StructureChecks, VictoryChecks):
     def read_variables(self, variable_list):
         if variable_list is None:
             return
-        if self.engine == "1.9":
+        if self.engine == EngineName.V1_9:
             self.error("TG104", "1.9 does not know <variableList>; foreach and $variables$ stay literal",
                        variable_list, "expand the templates for 1.9 (triplea-gen does this when building)")
         for variable in variable_list.iterfind("variable"):
@@ -371,7 +289,7 @@ class _GameChecker(AttachmentChecks, StructureChecks, VictoryChecks):
             self.declare("delegate", name, element, "delegate")
             facts = catalog.delegate(java_class, self.engine)
             if facts is None and java_class:
-                if self.engine == "1.9" and catalog.delegate(java_class, "current") is not None:
+                if self.engine == EngineName.V1_9 and catalog.delegate(java_class, "current") is not None:
                     self.error("TG103", f"1.9 needs the full delegate class name, not '{java_class}'", element,
                                f'write javaClass="{catalog.delegate_package}.{java_class}"')
                 else:
@@ -403,7 +321,7 @@ class _GameChecker(AttachmentChecks, StructureChecks, VictoryChecks):
                 if facts and facts.get("income"):
                     self.income_players.setdefault(player, step)
             runs = java_int(step.get("maxRunCount", "1") or "1")
-            if self.engine == "1.9" and runs is not None and runs <= 0:
+            if self.engine == EngineName.V1_9 and runs is not None and runs <= 0:
                 self.error("TG105", f"maxRunCount {runs} is not positive; 1.9 refuses it", step,
                            "remove maxRunCount for unlimited runs, or write 1 or more")
             for prop in step.iterfind("stepProperty"):
@@ -539,14 +457,14 @@ class _GameChecker(AttachmentChecks, StructureChecks, VictoryChecks):
     def check_property(self, element) -> str:
         catalog = self.catalog
         name = element.get("name", "")
-        if self.engine == "current":
+        if self.engine == EngineName.CURRENT:
             name = catalog.renamed_properties.get(name.lower(), name)
         value_element = element.find("value")
         value = value_element.text or "" if value_element is not None else element.get("value", "")
         markers = [child.tag for child in element if child.tag in
                    ("boolean", "string", "file", "number", "color", "list", "combo")]
         editable = element.get("editable", "false").lower() == "true"
-        if self.engine == "1.9":
+        if self.engine == EngineName.V1_9:
             if editable and len(markers) != 1:
                 self.error("TG182", f"editable property '{name}' has {len(markers)} type markers; 1.9 needs "
                            "exactly one", element, "add one of <boolean/>, <number min= max=/>, <string/>")
@@ -575,7 +493,7 @@ class _GameChecker(AttachmentChecks, StructureChecks, VictoryChecks):
             if not is_bool(text):
                 self.warning("TG180", f"game property '{name}' should be true or false, not '{value}'", element,
                              "the engine reads it as a yes/no switch")
-            elif self.engine == "1.9" and not editable and "boolean" not in markers:
+            elif self.engine == EngineName.V1_9 and not editable and "boolean" not in markers:
                 self.warning("TG180", f"1.9 stores '{name}' as text without a <boolean/> marker and fails "
                              "when it reads the switch", element, "add <boolean/> inside the property")
         elif spec.kind == "int" and java_int(text) is None:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from lxml import etree
 
+from generator.check.checkerstate import CheckerState
+
 TRIGGERED_VICTORY = "Triggered Victory"
 USE_TRIGGERS = "Use Triggers"
 
@@ -21,7 +23,7 @@ def _option_named(element, name: str):
             yield option
 
 
-class VictoryChecks:
+class VictoryChecks(CheckerState):
     """Uses the checker's reporting and its `victory_options` list, filled while attachments are read."""
 
     def note_victory_trigger(self, element: etree._Element):

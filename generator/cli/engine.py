@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from generator.core.diagnostics import EXIT_ERRORS, EXIT_OK, display_path
+from generator.core.enginename import ENGINE_NAMES, EngineName
 
 
 def register(subparsers) -> None:
@@ -74,7 +75,7 @@ def register(subparsers) -> None:
 
 
 def _engine_option(parser) -> None:
-    parser.add_argument("--engine", choices=("1.9", "current"), default="1.9",
+    parser.add_argument("--engine", choices=ENGINE_NAMES, default="1.9",
                         help="the engine to run in: Debian's 1.9 (default) or an installed TripleA 2.x "
                              "(TRIPLEA_CURRENT_HOME, else its usual install folders; it needs Java 25)")
 
@@ -214,7 +215,7 @@ def format_gui_report(report) -> str:
                      f"{entry['engine_defect']}")
     lines.append(f"missing images: {len(report.missing_images) or 'none'}")
     lines.extend(f"  {line}" for line in dict.fromkeys(report.missing_images))
-    if report.engine != "1.9":
+    if report.engine != EngineName.V1_9:
         lines.append(f"placeholder resource icons: {', '.join(report.placeholder_resources) or 'none'}")
         lines.append(f"error windows for warnings: {len(report.warnings_shown) or 'none'}")
         lines.extend(f"  round {entry['round']}, step {entry['step'] or '-'}: {entry['message']}"

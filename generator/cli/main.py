@@ -9,6 +9,7 @@ import sys
 
 from generator import __version__
 from generator.cli.serverlink import SERVED_COMMANDS  # the build server's client only: nothing heavy
+from generator.core.enginename import ENGINE_NAMES
 
 # Subcommand modules that register their own parsers, by the commands each registers; each
 # exposes register(subparsers) and keeps its heavy imports inside its handlers. A command line
@@ -50,7 +51,7 @@ def build_parser(command: str | None = None):
                        description="Build a YAML spec into OUTDIR/<map>/map/games/<game>.xml.")
     p.add_argument("spec", help="the YAML spec to build")
     p.add_argument("-o", "--outdir", default="output", help="output folder (default: output)")
-    p.add_argument("--engine", choices=("1.9", "current"),
+    p.add_argument("--engine", choices=ENGINE_NAMES,
                    help="the engine to validate for (default: the spec's engine:, else current)")
     p.add_argument("--skip-validation", action="store_true",
                    help="write the game even if validation finds errors (to inspect a broken game)")

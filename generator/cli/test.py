@@ -6,6 +6,7 @@ import os
 import sys
 import time
 from pathlib import Path
+from generator.core.enginename import ENGINE_NAMES
 
 
 def register(subparsers) -> None:
@@ -22,7 +23,7 @@ def register(subparsers) -> None:
     parser.add_argument("--no-control", action="store_true", help="skip the controls (faster; nothing is backed)")
     parser.add_argument("--jobs", type=_jobs, default=min(4, os.cpu_count() or 1), metavar="N",
                         help="games played at a time, each in its own JVM (default: the cores, at most 4)")
-    parser.add_argument("--engine", choices=("1.9", "current"), default="1.9",
+    parser.add_argument("--engine", choices=ENGINE_NAMES, default="1.9",
                         help="the engine to play in: Debian's 1.9 (default) or an installed TripleA 2.x "
                              "(scenarios whose engines: leaves it out are skipped)")
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output format")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 
 from generator.core.diagnostics import EXIT_ERRORS, EXIT_OK
+from generator.core.enginename import ENGINE_NAMES
 
 
 def register(subparsers) -> None:
@@ -14,7 +15,7 @@ def register(subparsers) -> None:
                     "schema and the target engine's rules. Exit status: 0 no errors, 1 errors (or "
                     "warnings with --strict), 2 unusable input.")
     parser.add_argument("path", help="a game XML, or a .yaml/.yml spec")
-    parser.add_argument("--engine", choices=("1.9", "current"),
+    parser.add_argument("--engine", choices=ENGINE_NAMES,
                         help="the TripleA engine to check for (default: a spec's engine:, else current)")
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output format")
     parser.add_argument("--strict", action="store_true", help="treat warnings as errors for the exit status")

@@ -1,7 +1,8 @@
 """Every TG code triplea-gen reports, declared once: its severity, the README table that
-documents it and that table's meaning, word for word (tests/test_codes.py holds the two together).
+documents it and that table's meaning, word for word (README.md's tables are made from here).
 
-Adding a code is one `Code(...)` line here and one row in README.md's table of that section.
+Adding a code is one `Code(...)` line here; `python -m generator.core.codetables --readme` then
+writes README.md's table of that section (tests/core/test_codes.py fails until it does).
 A `Diagnostic` with a code missing here refuses to be made, so any test that reaches it fails.
 """
 from __future__ import annotations
@@ -122,7 +123,8 @@ _ALL = (
                                   "named (warning)"),
     Code("TG081", ERROR, INPUT, "a `place:` entry that moves an entry twice, or moves the entry it is anchored at"),
     Code("TG082", ERROR, INPUT, "`import --base`: the chain of bases leads back to the spec being written"),
-    Code("TG083", ERROR, INPUT, "the real engine ran out of memory: the game (its units, a scenario's `given`) does not fit in its heap limit"),
+    Code("TG083", ERROR, INPUT, "the real engine ran out of memory: the game (its units, a scenario's `given`) does "
+                                "not fit in its heap limit"),
     Code("TG084", ERROR, INPUT, "`TRIPLEA_GEN_ENGINE_HEAP` is not a whole number of MiB from 128 to 65536"),
     Code("TG090", ERROR, INPUT, "`--engine current`: no TripleA 2.x install found (`TRIPLEA_CURRENT_HOME`, then the "
                                 "usual install folders; each looked at is named)"),
@@ -224,8 +226,10 @@ _ALL = (
                                 "step"),
     Code("TG209", ERROR, INPUT, "`test`: a scenario of `control: same-game` names a rule that changes the game (the "
                                 "game built without it differs, listed in game terms)"),
-    Code("TG210", ERROR, INPUT, "`scenarios:`: a count over its bound (units in a `given` change, per territory or in all; purchases, placements or units of a move; a round, an amount, a seed)"),
-    Code("TG211", WARNING, INPUT, "`test --jobs`: more games at a time than this machine's cores or memory run; lowered (warning)"),
+    Code("TG210", ERROR, INPUT, "`scenarios:`: a count over its bound (units in a `given` change, per territory or "
+                                "in all; purchases, placements or units of a move; a round, an amount, a seed)"),
+    Code("TG211", WARNING, INPUT, "`test --jobs`: more games at a time than this machine's cores or memory run; "
+                                  "lowered (warning)"),
     Code("TG220", WARNING, INPUT, "a rule of `status: notes` whose own `change:`/`add:`/`remove:` or macro changes "
                                   "the game: the engine enforces it while the notes say it is kept by honour (warning)"),
     Code("TG221", ERROR, INPUT, "`prices:` of a player that has no production frontier, or whose frontier has no "
@@ -323,3 +327,4 @@ REGISTERED: frozenset[str] = frozenset(CODES)
 def in_section(section: str) -> list[Code]:
     """The codes a README table documents, in code order."""
     return [entry for entry in _ALL if entry.section == section]
+

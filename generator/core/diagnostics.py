@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Callable, NamedTuple
 
-from generator.core.codes import REGISTERED
+from generator.core.codes import CODES
 
 # Exit statuses shared by every subcommand.
 EXIT_OK = 0
@@ -37,12 +37,14 @@ class LazyHint:
     __slots__ = ("_make", "_text")
 
     def __init__(self, make: Callable[[], str]):
-        self._make, self._text = make, None
+        self._make: Callable[[], str] = make
+        self._text: str | None = None
 
     def __str__(self) -> str:
-        if self._text is None:
-            self._text = self._make()
-        return self._text
+        text = self._text
+        if text is None:
+            text = self._text = self._make()
+        return text
 
     def __bool__(self) -> bool:
         return bool(str(self))
@@ -63,13 +65,22 @@ class Diagnostic:
     message: str
     position: Position
     hint: str | LazyHint = ""
-    severity: str = "error"  # error | warning
+    # error | warning; by default the one core/codes.py registers for the code
+    severity: str = None  # type: ignore[assignment]  # always a str once made: __post_init__ fills it
 
     def __post_init__(self):
         # A code not declared in core/codes.py (and so not in README) is a bug: refusing it here
-        # makes every test that reaches the diagnostic fail. A set lookup: diagnostics are many.
-        if self.code not in REGISTERED:
+        # makes every test that reaches the diagnostic fail. A dict lookup: diagnostics are many.
+        entry = CODES.get(self.code)
+        if entry is None:
             raise UnregisteredCode(f"{self.code} is not declared in generator/core/codes.py")
+        if self.severity is None:
+            object.__setattr__(self, "severity", entry.severity)
+        elif self.severity != entry.severity and not entry.mixed:
+            # The registry owns the severity (README documents it); only codes it marks mixed
+            # are reported at the other one too.
+            raise MisreportedSeverity(f"{self.code} is registered as {entry.severity} in generator/core/codes.py, "
+                                      f"reported as {self.severity}")
 
     def format(self) -> str:
         text = f"{printable(str(self.position))}: {self.severity}[{self.code}]: {printable(self.message)}"
@@ -94,6 +105,10 @@ class Diagnostic:
 
 class UnregisteredCode(ValueError):
     """A diagnostic made with a code generator/core/codes.py does not declare."""
+
+
+class MisreportedSeverity(ValueError):
+    """A diagnostic made at the other severity than generator/core/codes.py registers (and not mixed)."""
 
 
 MAX_SHOWN_CHARS = 1000
@@ -140,10 +155,14 @@ class Collector:
 
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
-    def error(self, code: str, message: str, position: Position, hint: str = "") -> None:
+    def report(self, code: str, message: str, position: Position, hint: str | LazyHint = "") -> None:
+        """At the severity core/codes.py registers for the code."""
+        self.diagnostics.append(Diagnostic(code, message, position, hint))
+
+    def error(self, code: str, message: str, position: Position, hint: str | LazyHint = "") -> None:
         self.diagnostics.append(Diagnostic(code, message, position, hint, "error"))
 
-    def warning(self, code: str, message: str, position: Position, hint: str = "") -> None:
+    def warning(self, code: str, message: str, position: Position, hint: str | LazyHint = "") -> None:
         self.diagnostics.append(Diagnostic(code, message, position, hint, "warning"))
 
     @property

@@ -17,6 +17,7 @@ import json
 import os
 import re
 import stat
+from typing import TypeGuard
 from pathlib import PurePosixPath
 
 from generator.core.diagnostics import Diagnostic, DiagnosticError, Position, display_path
@@ -57,7 +58,7 @@ def untrusted(where, why: str, code: str = "TG045") -> DiagnosticError:
         "remove the folder it is in (rm -r) and build again")])
 
 
-def _is_identity(value) -> bool:
+def _is_identity(value) -> TypeGuard[dict]:
     return isinstance(value, dict) and all(type(value.get(k)) is int and value[k] >= 0 for k in _IDENTITY)
 
 
@@ -68,6 +69,14 @@ def _relative_parts(text) -> tuple[str, ...] | None:
     if path.is_absolute() or not path.parts or any(p in ("..", ".") for p in path.parts):
         return None
     return tuple(path.parts)
+
+
+def _parts_of_well_formed(text: str) -> tuple[str, ...]:
+    """The parts of a path of a journal _well_formed accepted (it refuses one without)."""
+    parts = _relative_parts(text)
+    if parts is None:
+        raise ValueError(f"not a journal path: {text!r}")
+    return parts
 
 
 def read(staging: str, staging_fd: int, where) -> dict | None:
@@ -95,7 +104,7 @@ def read(staging: str, staging_fd: int, where) -> dict | None:
     return journal
 
 
-def _well_formed(journal, staging: str) -> bool:
+def _well_formed(journal, staging: str) -> TypeGuard[dict]:
     if not isinstance(journal, dict) or journal.get("version") != VERSION or journal.get("staging") != staging:
         return False
     files, folders, staging_id = journal.get("files"), journal.get("folders"), journal.get("staging_id")
@@ -114,20 +123,22 @@ def _well_formed(journal, staging: str) -> bool:
         if backup is not None and not (_is_identity(backup) and isinstance(backup.get("name"), str)
                                        and _BACKUP_NAME.fullmatch(backup["name"])):
             return False
-        paths.add(_relative_parts(entry["path"]))
+        paths.add(_parts_of_well_formed(entry["path"]))
     # A folder the build made holds a file the build wrote: anything else was never ours.
-    return all(_relative_parts(f) is not None and any(p[:len(_relative_parts(f))] == _relative_parts(f)
-                                                      and len(p) > len(_relative_parts(f)) for p in paths)
-               for f in folders)
+    for folder in folders:
+        parts = _relative_parts(folder)
+        if parts is None or not any(p[:len(parts)] == parts and len(p) > len(parts) for p in paths):
+            return False
+    return True
 
 
 def plan(journal: dict, folders, staging_fd: int, where) -> list[tuple]:
     """What rolling the journal back does, each step checked against what is on disk now:
     ("restore", parent_fd, name, backup) or ("remove", parent_fd, name). Raises (nothing
     touched) when any file it names is neither the one the build put there nor the one it found."""
-    steps = []
+    steps: list[tuple] = []
     for entry in journal["files"]:
-        parts = _relative_parts(entry["path"])
+        parts = _parts_of_well_formed(entry["path"])
         target = folders.root.joinpath(*parts)
         try:
             parent = folders.open(parts[:-1])
@@ -169,7 +180,7 @@ def roll_back(journal: dict, folders, staging_fd: int, where) -> None:
         else:
             os.unlink(step[2], dir_fd=step[1])
     for folder in reversed(journal["folders"]):
-        parts = _relative_parts(folder)
+        parts = _parts_of_well_formed(folder)
         try:
             parent = folders.open(parts[:-1])
             if parent is not None:

@@ -28,7 +28,7 @@ import secrets
 import stat
 from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
-from typing import BinaryIO, Callable
+from typing import Any, BinaryIO, Callable
 
 from generator.core.diagnostics import Diagnostic, DiagnosticError, Position, display_path
 from generator.core import journal
@@ -95,7 +95,8 @@ class _Folders:
     """Folders under the output folder, opened one level at a time without following links."""
 
     def __init__(self, root: Path, root_fd: int):
-        self.root, self.fds = root, {(): root_fd}
+        self.root = root
+        self.fds: dict[tuple[str, ...], int] = {(): root_fd}
 
     def open(self, parts: tuple[str, ...], create: list | None = None) -> int | None:
         """The fd of root/parts; None when a part is missing (noted in `create` when given)."""
@@ -284,9 +285,9 @@ def _apply(folders: _Folders, staging: str, staging_fd: int, relpaths, files, mi
     """Stage every file, then (after the journal is in place) move them over their targets. The
     journal records the identity of everything it may later touch (journal.py)."""
     folder_id = journal.identity(os.fstat(staging_fd))
-    record = {"version": journal.VERSION, "staging": staging,
-              "staging_id": {"dev": folder_id["dev"], "ino": folder_id["ino"]},
-              "files": [], "folders": ["/".join(parts) for parts in missing]}
+    record: dict[str, Any] = {"version": journal.VERSION, "staging": staging,
+                              "staging_id": {"dev": folder_id["dev"], "ino": folder_id["ino"]},
+                              "files": [], "folders": ["/".join(parts) for parts in missing]}
     for index, (rel, parts) in enumerate(relpaths):
         digest = _write_new(f"n{index}", staging_fd, files[rel])
         entry = {"path": rel, "new": dict(journal.identity(os.lstat(f"n{index}", dir_fd=staging_fd)), sha256=digest),

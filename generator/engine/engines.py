@@ -18,13 +18,13 @@ import shutil
 import subprocess
 import sys
 import zipfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from generator.core.diagnostics import EXIT_UNUSABLE, Diagnostic, DiagnosticError, Position
+from generator.core.enginename import ENGINE_NAMES, EngineName
 
-ENGINE_NAMES = ("1.9", "current")
 HERE = Path(__file__).resolve().parent
 CURRENT_HOME_VARIABLE = "TRIPLEA_CURRENT_HOME"
 _MARKER = ".triplea-root"
@@ -308,7 +308,7 @@ def current_engine(environ=None) -> Engine:
 
 def engine_named(name: str | None) -> Engine:
     """The engine for `--engine NAME` (None: 1.9, the engine every command used so far)."""
-    if name in (None, "1.9"):
+    if name in (None, EngineName.V1_9):
         from generator.engine.install import engine_jar, engine_problem
 
         problem = engine_problem()
@@ -317,7 +317,7 @@ def engine_named(name: str | None) -> Engine:
                            "run 'triplea-gen engine install' (Debian/Ubuntu: apt-get install triplea), "
                            "or point TRIPLEA_JAR at a 1.9 triplea.jar")
         return legacy_engine(engine_jar())
-    if name == "current":
+    if name == EngineName.CURRENT:
         return current_engine()
     raise _missing("TG304", f"unknown engine '{name}'", "triplea-gen", f"choose one of: {', '.join(ENGINE_NAMES)}")
 

@@ -26,6 +26,7 @@ from generator.engine.harness import (_JVM_GRACE_SECONDS, _JVM_OPTIONS, HARNESS_
                                       harness_classes, java_command, out_of_memory_error, resolve_engine,
                                       run_bounded, stage_for_engine, vet_for_engine)
 from generator.engine.screenshot import PictureVerdict, judge_screenshot, player_colours
+from generator.core.enginename import EngineName
 
 SCREEN = "1280x1024x24"
 DEFAULT_GUI_TIMEOUT = 600.0
@@ -69,7 +70,7 @@ class GuiReport:
         found = [Diagnostic("TG313", f"the client {_when(entry)}: {entry['message']}{_engine_frame(entry)}", where,
                             "the desktop client breaks on this game; the message names what it lacks")
                  for entry in self.game_exceptions]
-        if self.engine == "1.9":
+        if self.engine == EngineName.V1_9:
             found += [Diagnostic("TG314", f"the client cannot draw a unit: {line}", where,
                                  "add the unit image the line names to the map folder's units/<player>/ "
                                  "(a mod: to its package)")
@@ -208,8 +209,8 @@ def run_gui(game: Path, map_dir: Path, rounds: int = 1, screenshot: Path | None 
             arguments += ["--seed", str(seed)]
         if centre is not None:  # the territory the screenshot shows in its middle
             arguments += ["--centre", centre]
-        main = HARNESS_CLASS if engine.name == "1.9" else CURRENT_CLIENT_CLASS
-        arguments = ["play", *arguments] if engine.name == "1.9" else arguments
+        main = HARNESS_CLASS if engine.name == EngineName.V1_9 else CURRENT_CLIENT_CLASS
+        arguments = ["play", *arguments] if engine.name == EngineName.V1_9 else arguments
         command = ["xvfb-run", "--auto-servernum", "--server-args", f"-screen 0 {SCREEN}",
                    *java_command(harness_classes(engine), main, arguments, home, options=_CLIENT_JVM_OPTIONS,
                                  engine=engine)]

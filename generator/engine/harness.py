@@ -23,6 +23,7 @@ from generator.core.diagnostics import (EXIT_ERRORS, EXIT_OK, EXIT_UNUSABLE, Dia
 from generator.engine import lifecycle, memory
 from generator.engine.engines import Engine, engine_class_path, engine_named, legacy_engine  # noqa: F401 (engine_class_path: re-exported)
 from generator.engine.install import engine_jar, engine_problem
+from generator.core.enginename import EngineName
 
 HARNESS_CLASS = "tripleagen.harness.Harness"
 AI_CHOICES = ("easy", "fast")
@@ -120,7 +121,7 @@ class PlayReport:
 
 def engine_available(engine: str | None = None) -> bool:
     """Whether the engine named (None: 1.9) can run here."""
-    if engine in (None, "1.9"):
+    if engine in (None, EngineName.V1_9):
         return engine_problem() is None
     from generator.engine.engines import engine_problem_named
 
@@ -156,7 +157,7 @@ def resolve_engine(engine: Engine | str | None = None) -> Engine:
     """The Engine for engine: one already made, a name of engines.ENGINE_NAMES, or None for 1.9."""
     if isinstance(engine, Engine):
         return engine
-    if engine in (None, "1.9"):
+    if engine in (None, EngineName.V1_9):
         return replace(legacy_engine(_require_engine()), sources=tuple(_java_sources()))
     return engine_named(engine)
 

@@ -38,6 +38,9 @@ _FOLDER_MARK = re.compile(rb"/triplea-gen-[a-z]+-(\d+)-")
 
 _lock = threading.RLock()  # reentrant: the signal handler runs in the main thread, which may hold it
 _groups: dict[int, subprocess.Popen] = {}
+# pid -> the writing end of the pipe that is a started child's stdin (closed at end_group: the child
+# then sees its parent gone); beside the process, not an attribute set on it
+_parent_pipes: dict[int, int] = {}
 _folders: set[str] = set()
 _stopping = threading.Event()
 _handlers_installed = False
@@ -102,8 +105,8 @@ def start_group(command: list[str], **popen) -> subprocess.Popen:
         raise
     finally:
         os.close(reader)
-    process.parent_pipe = writer
     with _lock:
+        _parent_pipes[process.pid] = writer
         _groups[process.pid] = process
     if _stopping.is_set():  # a signal came between the check above and the registration
         stop_group(process.pid)
@@ -138,9 +141,8 @@ def end_group(process: subprocess.Popen, wait: float = 5.0) -> None:
     stop_group(process.pid, grace=wait)
     with _lock:
         _groups.pop(process.pid, None)
-    writer = getattr(process, "parent_pipe", None)
+        writer = _parent_pipes.pop(process.pid, None)
     if writer is not None:
-        process.parent_pipe = None
         os.close(writer)
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from PIL import Image
 
 # Measured on the client's real shots (generated maps and Global 1940) and on
-# error-dialog-like pictures: see tests/test_engine_gui.py.
+# error-dialog-like pictures: see tests/engine/test_engine_gui.py.
 MIN_SIDE = 200  # pixels: smaller than this, no map can be judged
 MAX_DOMINANT_SHARE = 0.80  # one colour (an empty panel, the X screen's black) covers more
 MIN_COLOURS = 24  # distinct colours after coarse quantisation; a dialog of text has a few

@@ -13,6 +13,7 @@ import shutil
 import signal
 import subprocess
 import time
+from typing import IO
 from pathlib import Path
 
 from generator.core.diagnostics import display_path
@@ -46,6 +47,12 @@ class WarmHarness:
                 start_new_session=True))
         self._buffer = b""
 
+    def _pipes(self) -> tuple[subprocess.Popen, IO[bytes], IO[bytes]]:
+        """The running JVM and its stdin and stdout (_start opens both: never None while it runs)."""
+        process = self.process
+        assert process is not None and process.stdin is not None and process.stdout is not None
+        return process, process.stdin, process.stdout
+
     def play(self, path: Path, options: list[str], timeout: float) -> dict:
         """The harness's play report for one game, as harness.play_scenario_game gives it."""
         path = Path(path)
@@ -56,17 +63,18 @@ class WarmHarness:
         if self.process is None or self.process.poll() is not None:
             self.close()
             self._start()
+        process, stdin, _ = self._pipes()
         staged = harness.stage_for_engine(path, self.home, vetted)
         try:
-            self.process.stdin.write(("\t".join([str(staged), *arguments]) + "\n").encode("utf-8"))
-            self.process.stdin.flush()
+            stdin.write(("\t".join([str(staged), *arguments]) + "\n").encode("utf-8"))
+            stdin.flush()
             line = self._read_line(timeout + harness._JVM_GRACE_SECONDS)
         except BrokenPipeError:
             line = None
         finally:
             shutil.rmtree(staged.parent, ignore_errors=True)  # safe-write: the staged copy, in our private home
         if line is None:
-            died = self.process.poll() is not None
+            died = process.poll() is not None
             console = self._console_tail()
             self.close()
             if died:
@@ -87,7 +95,7 @@ class WarmHarness:
         import selectors
 
         deadline = time.monotonic() + timeout
-        descriptor = self.process.stdout.fileno()
+        descriptor = self._pipes()[2].fileno()
         with selectors.DefaultSelector() as selector:
             selector.register(descriptor, selectors.EVENT_READ)
             while b"\n" not in self._buffer:
@@ -102,6 +110,8 @@ class WarmHarness:
         return line.decode("utf-8", "replace")
 
     def _console_tail(self) -> str:
+        if self.home is None:
+            return ""
         try:
             lines = (Path(self.home) / "console.log").read_text(encoding="utf-8", errors="replace").splitlines()
         except OSError:
@@ -111,21 +121,22 @@ class WarmHarness:
     def close(self) -> None:
         """Stops the JVM (its whole process group) and removes its home."""
         if self.process is not None:
+            process, stdin, stdout = self._pipes()
             try:
-                self.process.stdin.close()
+                stdin.close()
             except OSError:
                 pass
             try:
-                self.process.wait(timeout=5)  # the harness halts at the end of its input
+                process.wait(timeout=5)  # the harness halts at the end of its input
             except subprocess.TimeoutExpired:
                 pass
             try:
-                os.killpg(self.process.pid, signal.SIGKILL)
+                os.killpg(process.pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
-            self.process.wait()
-            self.process.stdout.close()
-            lifecycle.end_group(self.process, wait=1.0)
+            process.wait()
+            stdout.close()
+            lifecycle.end_group(process, wait=1.0)
             self.process = None
         if self.home is not None:
             lifecycle.discard_scratch_folder(self.home)

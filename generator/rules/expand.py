@@ -196,8 +196,9 @@ def _iterations(r: SpecReader, data, pos: Position) -> list[dict]:
     axes = []
     for name, values in loops.items():
         vpos = loops.position_of(name)
-        if isinstance(values, str) and _RANGE.match(values):
-            low, high = map(int, _RANGE.match(values).groups())
+        ranged = _RANGE.match(values) if isinstance(values, str) else None
+        if ranged is not None:
+            low, high = map(int, ranged.groups())
             if high - low >= MAX_LOOP_ITERATIONS:  # before a list of them is made
                 r.error("TG065", f"loop '{name}' has {high - low + 1} values, more than the {MAX_LOOP_ITERATIONS} "
                         "rules a loop may expand to", vpos, "loop over a shorter range")

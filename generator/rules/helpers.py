@@ -12,7 +12,7 @@ from generator.rules.steps import (PARTNER_PROPERTIES, TurnBlock, combine_turns,
                                    split_sequence, step_prefix, turn_of)
 from generator.spec.overlay import effective_attachment
 
-_split_sequence = split_sequence  # the name tests/test_rules.py knows
+_split_sequence = split_sequence  # the name tests/rules/test_rules.py knows
 
 @dataclass
 class Conditions:

@@ -50,8 +50,8 @@ def merged(earlier: dict, entries: list[dict]) -> list[dict]:
 def mark_stale(document: dict, spec_path: Path, current_spec_digest: str) -> None:
     """Sets `stale` on every scenario entry (and on the document when any is); the game is built only
     when some entry ran on another version of the spec."""
-    game = None
-    scenarios = None
+    game: str | None = None  # worked out once, when first needed (with scenarios)
+    scenarios: dict[str, str] = {}
     for entry in document.get("scenarios", []):
         if not isinstance(entry, dict):
             continue

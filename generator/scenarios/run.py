@@ -25,6 +25,7 @@ from generator.scenarios.check import Outcome, evaluate
 from generator.scenarios.results import digest, mark_stale, merged, scenario_digests, stamped
 from generator.scenarios.spec import Scenario, read_scenarios
 from generator.scenarios.variant import GameNames, Variant, apply_given, check_names, given_within
+from generator.core.enginename import EngineName
 
 RESULTS_VERSION = 1
 # Builds share process-wide state (the template sandbox's budget, the paused collector): one at a time.
@@ -267,7 +268,7 @@ def test_spec(spec_path: Path, only: str | None = None, controls: bool = True, p
                                               "its scenarios: " + (", ".join(s.id for s in loaded.scenarios) or "none"))])
     engine_name = engine or "1.9"
     scenarios = [s for s in scenarios if engine_name in s.engines]
-    if engine_name != "1.9":
+    if engine_name != EngineName.V1_9:
         from generator.engine.harness import resolve_engine
 
         engine = resolve_engine(engine_name)  # found once, before any build: a missing engine is one error
@@ -383,7 +384,7 @@ def results_path(spec_path: Path, outdir: Path, engine: str | None = None) -> Pa
 
 
 def _results_relpath(spec_path: Path, engine: str | None) -> str:
-    suffix = "" if engine in (None, "1.9") else f".{engine}"
+    suffix = "" if engine in (None, EngineName.V1_9) else f".{engine}"
     return f"{RESULTS_FOLDER}/{Path(spec_path).stem}{suffix}.json"
 
 

@@ -18,9 +18,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator.core.diagnostics import Collector, Position, closest
+from generator.core.enginename import ENGINE_NAMES
 
 SCENARIO_KEYS = ("id", "rule", "text", "given", "play", "expect", "control", "control_also_without", "engines")
-ENGINES = ("1.9", "current")
+ENGINES = ENGINE_NAMES
 OWNER_KEYS = ("owner", "clear")
 GIVEN_KEYS = ("round", "step", "owners", "units", "resources", "relationships", "switches", "properties")
 PLAY_KEYS = ("rounds", "until", "ai", "players", "actions", "purchases", "placements", "moves", "seed")
@@ -103,7 +104,7 @@ class Expectation:
     position: Position
     # The engines it is checked in: both unless they word or play this differently (per-engine
     # expectations: one for each, each with its engines)
-    engines: tuple[str, ...] = ("1.9", "current")
+    engines: tuple[str, ...] = ENGINE_NAMES
 
 
 @dataclass

@@ -17,6 +17,7 @@ from generator.model.compare import SECTION_BY_NAME
 from generator.model.rename import KINDS
 from generator.spec.shapes import (FLAG, FULL_GAME, MOD, NAME, NAMES, PAIR, TEXT, VALUE, Free, Key, Keyed, ListOf,
                                    MapOf, OneOf, Section, Value)
+from generator.core.enginename import ENGINE_NAMES
 
 
 
@@ -154,7 +155,7 @@ MAP = _section("map", "territories and connections, or a geometry to generate th
                    "hexes", "squares", "sites", "polygons", "extraConnections", "blockedConnections", "style",
                    "lines")))
 GEOMETRY_KEYS: tuple[str, ...] = MAP.names[4:]
-ENGINES = ("1.9", "current")
+ENGINES = ENGINE_NAMES
 VARIABLE = _section("variable", "a variable in the list form (the mapping form: name → [elements])",
                     LIST_NAME, Key("elements", NAMES, "the names it stands for"))
 RULES = Free("list of rules (see Rules)", {"type": "array", "items": {"$ref": "#/definitions/rule"}})
@@ -356,7 +357,8 @@ def readme_blocks(text: str) -> dict[str, str]:
 def update_readme(text: str) -> str:
     for name, table in readme_tables().items():
         start, end = _marker(name)
-        text, count = re.subn(re.escape(start) + ".*?" + re.escape(end), lambda _: start + table + end, text,
+        block = start + table + end  # a string made now, not a lambda reading the loop's variables later
+        text, count = re.subn(re.escape(start) + ".*?" + re.escape(end), lambda _, block=block: block, text,
                               flags=re.S)
         if count != 1:
             raise ValueError(f"README has {count} blocks marked {start.strip()}")

@@ -147,7 +147,7 @@ def _read_map(r: SpecReader, data: Raw, pos: Position, game: m.Game) -> None:
     if section is None:
         return
     at = section.position_of
-    for index, grid in enumerate(r.sequence(section.get("grids"), "grids", at("grids")) or []):
+    for _index, grid in enumerate(r.sequence(section.get("grids"), "grids", at("grids")) or []):
         grid_pos = r.pos(grid, at("grids"))
         f = r.fields(grid, "grid", grid_pos, d.GRID)
         water = [m.GridWater(r.text(c[0], "water x", grid_pos), r.text(c[1], "water y", grid_pos))
@@ -338,7 +338,7 @@ def _read_initialize(r: SpecReader, data: Raw, pos: Position) -> m.Initialize | 
                        for t, body, opos in r.entries(section["owners"], "owners", at("owners"), "territory")]
     if "units" in section:
         init.units = _read_placements(r, section["units"], at("units"))
-    for index, body in enumerate(r.sequence(section.get("heldUnits"), "heldUnits", at("heldUnits")) or []):
+    for _index, body in enumerate(r.sequence(section.get("heldUnits"), "heldUnits", at("heldUnits")) or []):
         hpos = r.pos(body, at("heldUnits"))
         f = r.fields(body, "heldUnits entry", hpos, d.HELD_UNITS)
         init.held_units.append(m.HeldUnits(f.get("unitType") or "", f.get("player") or "", f.get("quantity"), hpos))

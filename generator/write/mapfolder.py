@@ -3,7 +3,8 @@ bytes for the all-or-nothing writer:
 
     <map>/map.yml  description.html  preview.png
     <map>/map/polygons.txt centers.txt place.txt name_place.txt capitols.txt map.properties smallMap.jpeg
-    <map>/map/baseTiles/<x>_<y>.png  reliefTiles/<x>_<y>.png (grid, borders, coasts, lines, names)  units/<Player>/<unit>.png  flags/<Player>*.png
+    <map>/map/baseTiles/<x>_<y>.png  reliefTiles/<x>_<y>.png (grid, borders, coasts, lines, names)
+             units/<Player>/<unit>.png  flags/<Player>*.png
     <map>/map/games/<game>.xml
 """
 from __future__ import annotations
@@ -194,7 +195,8 @@ def map_folder_files(game: m.Game, map_name: str, game_file: str, xml_bytes: byt
 def _description(game: m.Game, geometry: MapGeometry) -> str:
     notes = game.property_value("notes")
     return environment().get_template("map/description.html.j2").render(
-        title=game.info.name or "", layout=LAYOUT_WORDS[geometry.layout], land=sum(1 for r in geometry.regions if not r.water),
+        title=game.info.name or "", layout=LAYOUT_WORDS[geometry.layout],
+        land=sum(1 for r in geometry.regions if not r.water),
         sea=sum(1 for r in geometry.regions if r.water), players=[p.name for p in game.players],
         preview_width=min(art.PREVIEW_WIDTH, geometry.width),
         # The notes are the modder's own HTML, shown by the game itself too; kept as written.

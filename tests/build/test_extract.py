@@ -12,7 +12,7 @@ import jsonschema
 import pytest
 
 from canonical import canonical_file, first_difference
-from conftest import CORPUS_DIR, GLOBAL_GAMES_DIR, SHARED, SHARED_MISSING
+from conftest import CORPUS_DIR, GLOBAL_GAMES_DIR, SHARED, requires_shared
 from generator.cli.main import main
 from generator.build.jsonschema import build_schema
 from generator.read.yamlio import load_yaml_file
@@ -265,7 +265,7 @@ CORPUS_PAIRS = (("ww2v3_1941_test", "ww2v3_1942_test"), ("victory_test", "victor
 
 def related_pairs():
     if not SHARED.is_dir():
-        return [pytest.param(None, None, marks=pytest.mark.skip(reason=SHARED_MISSING), id="no-shared")]
+        return [pytest.param(None, None, marks=requires_shared, id="no-shared")]
     pairs = [(GLOBAL_GAMES_DIR / f"{a}.xml", GLOBAL_GAMES_DIR / f"{b}.xml")
              for a, b in itertools.permutations(G40_GAMES, 2)]
     pairs += [(CORPUS_DIR / f"{a}.xml", CORPUS_DIR / f"{b}.xml") for pair in CORPUS_PAIRS
@@ -273,16 +273,16 @@ def related_pairs():
     return [pytest.param(base, mod, id=f"{mod.stem}-from-{base.stem}") for base, mod in pairs]
 
 
+@requires_shared
 @pytest.mark.parametrize("base, mod", related_pairs())
 def test_related_real_games_extract_and_build_back(base, mod, tmp_path, capsys):
-    if not base.is_file() or not mod.is_file():
-        pytest.skip(f"{base.name} or {mod.name} is not in ../shared")
+    # ../shared is there (the marker skips otherwise): a game of a pair missing from it is a failure
+    assert base.is_file() and mod.is_file(), f"{base.name} or {mod.name} is missing from ../shared"
     extract_and_rebuild(base, mod, tmp_path, capsys)
 
 
+@requires_shared
 def test_a_base_named_as_map_and_game_is_found_in_the_maps_folder(tmp_path, capsys, monkeypatch):
-    if not SHARED.is_dir():
-        pytest.skip(SHARED_MISSING)
     monkeypatch.setenv("TRIPLEA_MAPS", str(SHARED / "maps"))
     spec = tmp_path / "move1st.yaml"
     assert main(["import", str(GLOBAL_GAMES_DIR / "ww2global40_2ndEd_move1st.xml"), "--base",

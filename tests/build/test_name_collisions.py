@@ -6,9 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pytest
 
-from conftest import GLOBAL_GAMES_DIR, PLAIN_GAME, REPO, SHARED, SHARED_MISSING
+from conftest import GLOBAL_GAMES_DIR, PLAIN_GAME, REPO, SHARED, requires_shared
 from textedit import replaced
 from generator.cli.main import main
 from generator.write.portable import clashes, windows_reserved
@@ -64,7 +63,7 @@ def test_a_map_yml_entry_of_another_game_is_not_taken_over(tmp_path, capsys):
     assert _tree(out) == {"frontier_1939/map.yml": listing.read_bytes()}
 
 
-@pytest.mark.skipif(not SHARED.is_dir(), reason=SHARED_MISSING)
+@requires_shared
 def test_a_mod_named_like_a_game_of_its_base_map_is_refused(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("TRIPLEA_MAPS", str(SHARED / "maps"))
     spec = tmp_path / "ww2global40_2nd_edition.yaml"

@@ -13,7 +13,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from conftest import GLOBAL_GAMES_DIR, PLAIN_GAME, REPO, SHARED, SHARED_MISSING, requires_engine
+from conftest import GLOBAL_GAMES_DIR, PLAIN_GAME, REPO, SHARED, requires_engine, requires_shared
 from textedit import replaced
 from generator.cli.main import main
 from generator.core.diagnostics import DiagnosticError
@@ -23,7 +23,7 @@ from generator.read.yamlio import load_yaml_file, load_yaml_text
 
 EXAMPLE = PLAIN_GAME
 FRONTIER = REPO / "rules_yaml" / "frontier_1939.yaml"
-needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason=SHARED_MISSING)
+needs_shared = requires_shared
 
 G40_MOD = """\
 mod:

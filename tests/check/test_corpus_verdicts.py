@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from canonical import first_difference, import_and_build
-from conftest import CORPUS_DIR, GLOBAL_GAMES_DIR, SHARED, SHARED_MISSING, requires_current_engine, requires_engine
+from conftest import CORPUS_DIR, GLOBAL_GAMES_DIR, SHARED, SHARED_MISSING, missing, requires_current_engine, requires_engine, requires_shared
 from generator.check.validate import validate_file
 
 XML2_DIR = SHARED / "corpus" / "xml2"
@@ -38,7 +38,7 @@ def _manifest() -> dict[str, dict[str, str]]:
 def verdicts() -> list:
     """(path, 1.9 verdict, current verdict) for every file, as pytest params."""
     if not SHARED.is_dir():
-        return [pytest.param(None, None, None, marks=pytest.mark.skip(reason=SHARED_MISSING), id="no-shared")]
+        return [pytest.param(None, None, None, marks=requires_shared, id="no-shared")]
     params = []
     for path in sorted(CORPUS_DIR.glob("*.xml")):
         current = "FAIL" if path.name in CURRENT_REFUSES else CORPUS_XML_VERDICTS["current"]
@@ -73,7 +73,7 @@ def test_import_then_build_gives_the_document_back(path: Path, verdict_19, verdi
 
 def test_the_manifest_covers_every_file_of_xml2():
     if not XML2_DIR.is_dir():
-        pytest.skip(SHARED_MISSING)
+        missing(SHARED_MISSING)
     assert sorted(_manifest()) == sorted(p.name for p in XML2_DIR.glob("*.xml"))
 
 
@@ -86,7 +86,7 @@ def test_the_real_current_parser_gives_each_current_verdict():
 
     cases = [param.values for param in verdicts() if param.values[0] is not None]
     if not cases:
-        pytest.skip(SHARED_MISSING)
+        missing(SHARED_MISSING)
     results = check_games([path for path, _, _ in cases], engine="current")
     disagreements = [f"{path.parent.name}/{path.name}: table {verdict}, 2.x {'OK' if result.ok else 'FAIL'}"
                      f"{'' if result.ok else ' (' + result.error[:160] + ')'}"
@@ -105,7 +105,7 @@ def test_every_dtd_complaint_of_1_9_is_a_warning_at_its_line():
 
     loaded = [param.values[0] for param in verdicts() if param.values[0] is not None and param.values[1] == "OK"]
     if not loaded:
-        pytest.skip(SHARED_MISSING)
+        missing(SHARED_MISSING)
     complaints = 0
     for path, result in zip(loaded, check_games(loaded)):
         assert result.ok, (path.name, result.error)

@@ -15,13 +15,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from conftest import CORPUS_DIR, GLOBAL_GAMES_DIR, GLOBAL_MAP_DIR, REPO, SHARED_MISSING, corpus_xmls, \
-    requires_engine, xml_params
+from conftest import CORPUS_DIR, GLOBAL_GAMES_DIR, GLOBAL_MAP_DIR, REPO, SHARED_MISSING, corpus_xmls, missing, \
+    requires_engine, requires_shared, xml_params
 from textedit import replaced
 from generator.cli.main import main
 from generator.core.diagnostics import Position
 from generator.read.safexml import parse_xml_bytes, parse_xml_file
-from generator.check.validate import CODES, validate_file, validate_tree
+from generator.check.validate import validate_file, validate_tree
+from generator.core.codes import CODES
 
 FIXTURES = REPO / "tests" / "fixtures" / "validate"
 MINIMAL = FIXTURES / "minimal.xml"
@@ -72,7 +73,7 @@ def test_real_games_have_no_errors_for_the_current_engine(path: Path):
 def global_game_params():
     games = sorted(GLOBAL_GAMES_DIR.glob("*.xml"))
     if not games:
-        return [pytest.param(None, marks=pytest.mark.skip(reason=SHARED_MISSING), id="no-shared")]
+        return [pytest.param(None, marks=requires_shared, id="no-shared")]
     return [pytest.param(path, id=path.name) for path in games]
 
 
@@ -122,7 +123,7 @@ EXPECTED_19 = {
 def corpus_params():
     files = sorted(CORPUS_DIR.glob("*.xml"))
     if not files:
-        return [pytest.param(None, marks=pytest.mark.skip(reason=SHARED_MISSING), id="no-shared")]
+        return [pytest.param(None, marks=requires_shared, id="no-shared")]
     return [pytest.param(path, id=path.name) for path in files]
 
 
@@ -132,9 +133,8 @@ def test_1_9_reports_exactly_the_features_it_lacks(path: Path):
     assert found == EXPECTED_19[path.name]
 
 
+@requires_shared
 def test_1_9_names_each_current_only_option():
-    if not CORPUS_DIR.is_dir():
-        pytest.skip(SHARED_MISSING)
     found = errors(validate_file(CORPUS_DIR / "victory_test.xml", engine="1.9"))
     options = sorted({re.search(r"option '(\w+)'", d.message).group(1) for d in found if d.code == "TG142"})
     assert options == ["canNotTarget", "costResources", "fuelFlatCost"]
@@ -352,7 +352,7 @@ def _inject(fault: Fault, tmp_path: Path) -> tuple[Path, int]:
 
 def fault_params():
     if not BASE_GAME.is_file():
-        return [pytest.param(None, marks=pytest.mark.skip(reason=SHARED_MISSING), id="no-shared")]
+        return [pytest.param(None, marks=requires_shared, id="no-shared")]
     return [pytest.param(fault, id=fault.id) for fault in FAULTS]
 
 
@@ -550,9 +550,8 @@ def test_legacy_option_names_follow_the_engine():
 # ---------------------------------------------------------------- map folder
 
 
+@requires_shared
 def test_victory_key_missing_from_the_map_folder(tmp_path: Path):
-    if not BASE_GAME.is_file():
-        pytest.skip(SHARED_MISSING)
     text = BASE_GAME.read_text(encoding="utf-8")
     assert '<option name="victory" value="Axis_Win"/>' in text
     target = tmp_path / "game.xml"
@@ -697,7 +696,7 @@ def test_1_9_verdicts_agree_with_the_real_engine(tmp_path: Path):
     check_games = _engine_check_games()
     paths = corpus_xmls()
     if not paths:
-        pytest.skip(SHARED_MISSING)
+        missing(SHARED_MISSING)
     patched = tmp_path / "patched"
     patched.mkdir()
     paths = paths + [_with_version_and_loader(p, patched) for p in paths if p.parent == CORPUS_DIR]
@@ -734,7 +733,7 @@ def test_single_checks_give_the_real_engines_verdict(tmp_path: Path):
 def test_injected_faults_are_refused_by_the_real_engine(tmp_path: Path):
     check_games = _engine_check_games()
     if not BASE_GAME.is_file():
-        pytest.skip(SHARED_MISSING)
+        missing(SHARED_MISSING)
     targets = {}
     for fault in FAULTS:
         target, _ = _inject(fault, tmp_path)

@@ -10,7 +10,7 @@ from generator.check.catalog.client import load_client_catalog
 from generator.cli.main import main
 from generator.check.validate import validate_file
 
-from conftest import GLOBAL_GAMES_DIR, GLOBAL_MAP_DIR, SHARED_MISSING
+from conftest import GLOBAL_GAMES_DIR, GLOBAL_MAP_DIR, requires_shared
 from folders import snapshot
 
 REPO = Path(__file__).resolve().parents[2]
@@ -400,18 +400,16 @@ def test_build_into_a_map_folder_checks_it_and_writes_nothing_on_error(spec: Pat
 # ---------------------------------------------------------------- the real Global 1940 folder
 
 
+@requires_shared
 @pytest.mark.parametrize("engine", ["1.9", "current"])
 @pytest.mark.parametrize("name", ["ww2global40_2nd_edition.xml", "ww2global42_2nd_edition.xml"])
 def test_real_global_1940_games_need_nothing_more_from_their_folder(name: str, engine: str):
-    if not GLOBAL_MAP_DIR.is_dir():
-        pytest.skip(SHARED_MISSING)
     assert map_findings(GLOBAL_GAMES_DIR / name, GLOBAL_MAP_DIR, engine) == []
 
 
+@requires_shared
 def test_a_mod_adding_a_player_to_global_1940(tmp_path: Path):
     # s004-like: Vichy added to the real game; the real folder has neither its colour nor its flags
-    if not GLOBAL_MAP_DIR.is_dir():
-        pytest.skip(SHARED_MISSING)
     text = (GLOBAL_GAMES_DIR / "ww2global40_2nd_edition.xml").read_text(encoding="utf-8")
     first_player = text[text.index("<player name="):].split("\n", 1)[0]
     copy = tmp_path / "vichy.xml"  # only the XML is copied; the real folder is read in place

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import GLOBAL_GAMES_DIR, GLOBAL_MAP_DIR, SHARED_MISSING
+from conftest import GLOBAL_GAMES_DIR, GLOBAL_MAP_DIR, tier
 from generator.cli.main import main
 
 BASE = GLOBAL_GAMES_DIR / "ww2global40_2nd_edition.xml"
@@ -21,9 +21,8 @@ mod:
 
 
 @pytest.fixture
+@tier("shared")
 def g40(tmp_path: Path, monkeypatch) -> Path:
-    if not GLOBAL_MAP_DIR.is_dir():
-        pytest.skip(SHARED_MISSING)
     monkeypatch.setenv("TRIPLEA_MAPS", str(GLOBAL_MAP_DIR.parent))
     monkeypatch.chdir(tmp_path)
     return tmp_path

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import PLAIN_GAME, REPO, SHARED, SHARED_MISSING
+from conftest import PLAIN_GAME, REPO, SHARED, requires_shared
 from folders import snapshot
 from textedit import replaced
 from generator.cli import buildserver
@@ -131,11 +131,10 @@ def test_an_edited_macro_is_used_on_the_next_rebuild(server_env: dict, tmp_path:
     assert served(server_env) == 2
 
 
+@requires_shared
 def test_a_mod_of_global_1940_rebuilt_on_the_server(server_env: dict, tmp_path: Path):
     """The base game is imported once and kept: each rebuild must still start from the
     untouched base (a mod changes the model it gets), with the caller's TRIPLEA_MAPS."""
-    if not SHARED.is_dir():
-        pytest.skip(SHARED_MISSING)
     env = dict(server_env, TRIPLEA_MAPS=str(SHARED / "maps"))
     spec = tmp_path / "g40.yaml"
     text = ("mod: {name: G40 costs, base: {map: world_war_ii_global, game: ww2global40_2nd_edition.xml}}\n"

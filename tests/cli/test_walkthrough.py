@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ENGINE_MISSING, GLOBAL_MAP_DIR, REPO, SHARED_MISSING, engine_available
+from conftest import ENGINE_MISSING, GLOBAL_MAP_DIR, REPO, SHARED_MISSING, engine_available, missing, requires_shared
 
 SECTION = "## Your first hour"
 FILE_MARKER = re.compile(r"# file: (\S+)\n")
@@ -126,7 +126,7 @@ class Walk:
 
 def _walk(tmp_path: Path, *, engine: bool, display: bool) -> Walk:
     if not GLOBAL_MAP_DIR.is_dir():
-        pytest.skip(SHARED_MISSING)
+        missing(SHARED_MISSING)
     root = tmp_path / "repo"
     root.mkdir()
     walk = Walk(root)
@@ -187,12 +187,11 @@ def test_the_walkthrough_backs_the_house_rule_in_the_engine(tmp_path):
     assert (walk.root / "dist/my_house_rules-0.1.zip").is_file()
 
 
+@requires_shared
 @pytest.mark.engine
 @pytest.mark.skipif(_display_problem() is not None, reason=str(_display_problem()))
 def test_the_walkthrough_opens_the_default_example_in_the_desktop_client(tmp_path):
     """Step 1 as written: build, then `engine gui` (the desktop client under Xvfb, one round)."""
-    if not GLOBAL_MAP_DIR.is_dir():
-        pytest.skip(SHARED_MISSING)
     root = tmp_path / "repo"
     root.mkdir()
     walk = Walk(root)

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import GLOBAL_MAP_DIR, REPO, SHARED_MISSING, requires_engine
+from conftest import GLOBAL_MAP_DIR, REPO, SHARED_MISSING, missing, requires_engine
 
 # What a wheel is built from: the project's own files (no .venv, output/ or tests/).
 SOURCES = ("generator", "templates", "pyproject.toml", "setup.py", "README.md")
@@ -153,7 +153,7 @@ def test_the_installed_wheel_scaffolds_and_builds_a_new_game(installed):
 
 def _g40_mod(run_dir: Path) -> Path:
     if not GLOBAL_MAP_DIR.is_dir():
-        pytest.skip(SHARED_MISSING)
+        missing(SHARED_MISSING)
     spec = run_dir / "wheel_check.yaml"
     spec.write_text(G40_MOD, encoding="utf-8")
     return spec

@@ -10,8 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from generator.core.codes import _ALL, CODES, ERROR, GEOMETRY, INPUT, VALIDATION, WARNING, Code, in_section
-from generator.core.diagnostics import Collector, Diagnostic, Position, UnregisteredCode
+from generator.core import codes
+from generator.core.codes import _ALL, CODES, ERROR, GEOMETRY, INPUT, VALIDATION, WARNING, Code
+from generator.core.codetables import begin_marker, rewritten, table
+from generator.core.diagnostics import Collector, Diagnostic, MisreportedSeverity, Position, UnregisteredCode
 
 REPO = Path(__file__).resolve().parents[2]
 PACKAGE = REPO / "generator"
@@ -36,25 +38,6 @@ def used_codes() -> dict[str, list[str]]:
         for node in _code_literals(ast.parse(path.read_text(encoding="utf-8"))):
             found[node.value].append(f"{path.relative_to(REPO)}:{node.lineno}")
     return found
-
-
-# ---------------------------------------------------------------- the README tables
-
-def readme_rows() -> list[tuple[str, str, str, str | None]]:
-    """(heading, code, meaning, severity or None) of every README table row whose first cell is one code."""
-    rows, heading = [], ""
-    for line in (REPO / "README.md").read_text(encoding="utf-8").splitlines():
-        if line.startswith("#"):
-            heading = line.lstrip("#").strip()
-            continue
-        match = re.match(r"\| (TG[0-9]{3}) \| (.*) \|\Z", line)
-        if not match:
-            continue
-        severity, _, meaning = match.group(2).partition(" | ")
-        if severity not in (ERROR, WARNING):  # a two-column table: the whole is the meaning
-            severity, meaning = None, match.group(2)
-        rows.append((heading, match.group(1), meaning, severity))
-    return rows
 
 
 # ---------------------------------------------------------------- how the package raises a code
@@ -132,33 +115,30 @@ def test_every_registered_code_is_still_used():
     assert not sorted(set(CODES) - set(used_codes()))
 
 
-def test_the_readme_tables_document_every_code_as_the_registry_does():
-    rows = readme_rows()
-    documented = defaultdict(list)
-    for heading, code, meaning, severity in rows:
-        documented[code].append((heading, meaning, severity))
-    assert not sorted(set(documented) - set(CODES)), "README rows for codes the registry lacks"
-    problems = []
+def test_the_readme_code_tables_are_the_ones_the_registry_makes():
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    assert rewritten(text) == text, "README.md's code tables differ: run python -m generator.core.codetables --readme"
+
+
+def test_every_code_has_one_row_in_the_table_of_its_section():
+    text = (REPO / "README.md").read_text(encoding="utf-8")
     for entry in _ALL:
-        places = documented.get(entry.code, [])
-        if len(places) != 1:
-            problems.append(f"{entry.code}: {len(places)} README rows")
-            continue
-        heading, meaning, severity = places[0]
-        if heading != entry.section:
-            problems.append(f"{entry.code}: under '{heading}', registered for '{entry.section}'")
-        if meaning != entry.meaning:
-            problems.append(f"{entry.code}: README says '{meaning}', the registry '{entry.meaning}'")
-        if severity not in (None, entry.severity):
-            problems.append(f"{entry.code}: README says {severity}, the registry {entry.severity}")
-    assert not problems, "\n".join(problems)
+        row = f"| {entry.code} | {entry.severity + ' | ' if entry.section == VALIDATION else ''}{entry.meaning} |"
+        assert text.count(f"| {entry.code} |") == 1, entry
+        assert row in table(entry.section), entry
 
 
-def test_the_readme_parser_reads_both_table_forms():
-    rows = {code: (heading, severity) for heading, code, _, severity in readme_rows()}
-    assert rows["TG001"] == (INPUT, None)
-    assert rows["TG107"] == (VALIDATION, WARNING)
-    assert rows["TG501"] == (GEOMETRY, None)
+def test_a_code_added_to_the_registry_shows_in_the_rewritten_readme(monkeypatch):
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    added = Code("TG999", WARNING, VALIDATION, "a made-up code")
+    monkeypatch.setattr(codes, "_ALL", codes._ALL + (added,))
+    assert "| TG999 | warning | a made-up code |" in rewritten(text)
+
+
+def test_a_readme_without_a_tables_markers_is_refused():
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    with pytest.raises(ValueError, match="Validation codes"):
+        rewritten(text.replace(begin_marker(VALIDATION), ""))
 
 
 def test_codes_are_raised_at_their_registered_severity():
@@ -208,11 +188,43 @@ def test_a_registered_code_is_made_as_before():
     assert isinstance(CODES["TG030"], Code)
 
 
-def test_the_validators_own_code_lists_agree_with_the_registry():
-    """validate.CODES and mapfolder.CODES still list their codes with a severity of their own."""
-    from generator.check.mapfolder import CODES as MAP_FOLDER_CODES
-    from generator.check.validate import CODES as VALIDATION_CODES
+def test_no_second_code_table_in_the_package():
+    """core/codes.py alone maps codes to wording or severity: no other module may hold a dict of codes."""
+    tables = []
+    for path in _python_files():
+        if path.name in ("codes.py",):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Dict) and node.keys and sum(
+                    isinstance(k, ast.Constant) and isinstance(k.value, str) and bool(CODE_TEXT.match(k.value))
+                    for k in node.keys) >= 3:
+                tables.append(f"{path.relative_to(REPO)}:{node.lineno}")
+    assert not tables
 
-    for code, (severity, _) in {**VALIDATION_CODES, **MAP_FOLDER_CODES}.items():
-        assert CODES[code].section == VALIDATION and CODES[code].severity == severity, code
-    assert set(VALIDATION_CODES) == {entry.code for entry in in_section(VALIDATION)}
+
+@pytest.mark.parametrize("make", [
+    lambda: Collector().error("TG014", "a warning code reported as an error", Position("a.yaml")),
+    lambda: Collector().warning("TG030", "an error code reported as a warning", Position("a.yaml")),
+    lambda: Diagnostic("TG080", "a warning code made as an error", Position("a.yaml"), "", "error"),
+], ids=["error-of-a-warning", "warning-of-an-error", "diagnostic"])
+def test_a_severity_the_registry_does_not_give_is_refused(make):
+    with pytest.raises(MisreportedSeverity, match="registered as"):
+        make()
+
+
+def test_the_severity_comes_from_the_registry():
+    assert Diagnostic("TG014", "extra", Position("a.xml")).severity == WARNING
+    assert Diagnostic("TG030", "unknown", Position("a.yaml")).severity == ERROR
+    out = Collector()
+    out.report("TG080", "kept", Position("a.yaml"))
+    out.report("TG031", "shape", Position("a.yaml"))
+    assert [d.severity for d in out.diagnostics] == [WARNING, ERROR]
+    # a mixed code is reported at either
+    assert Diagnostic("TG512", "left out", Position("m.yaml"), "", WARNING).severity == WARNING
+
+
+def test_the_kinds_of_names_are_declared_once():
+    from generator.check.catalog.grammar import NAME_KINDS, REFERENCE_KINDS
+
+    assert all(REFERENCE_KINDS[kind] == NAME_KINDS[kind] for kind in REFERENCE_KINDS)
+    assert all(CODES[code].section == VALIDATION for code, _ in NAME_KINDS.values())

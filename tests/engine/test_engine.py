@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import GLOBAL_GAMES_DIR, GLOBAL_MAP_DIR, REPO, SHARED_MISSING, corpus_xmls, requires_engine, xml_params
+from conftest import GLOBAL_GAMES_DIR, GLOBAL_MAP_DIR, REPO, SHARED_MISSING, corpus_xmls, missing, requires_engine, xml_params
 from engine_play import player
 from generator.cli.main import main
 from generator.core.diagnostics import DiagnosticError, display_path
@@ -63,7 +63,7 @@ def real_game_verdicts() -> dict[Path, dict]:
     """`engine check --format json` on every corpus and Global 1940 XML: one JVM."""
     files = corpus_xmls()
     if not files:
-        pytest.skip(SHARED_MISSING)
+        missing(SHARED_MISSING)
     status, output = run_cli("engine", "check", "--format", "json", *map(str, files))
     verdicts = {Path(entry["path"]).resolve(): entry for entry in json.loads(output)}
     assert status == (0 if all(entry["ok"] for entry in verdicts.values()) else 1)

@@ -3,7 +3,6 @@ no engine needed), then check, play and a scenario in the real 2.x engine (skipp
 when it cannot run here; CI has it)."""
 from __future__ import annotations
 
-import os
 import re
 import stat
 import zipfile

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageDraw
 
-from conftest import REPO, SHARED, SHARED_MISSING, build_game, requires_engine
+from conftest import REPO, SHARED, SHARED_MISSING, build_game, missing, requires_engine
 from generator.core.diagnostics import DiagnosticError
 from generator.engine.screenshot import judge_picture, judge_screenshot
 from generator.read.yamlio import load_yaml_file
@@ -54,7 +54,7 @@ def client_ready(spec: Path, tmp_path: Path, monkeypatch) -> tuple[Path, Path]:
         xml = build_game(spec, tmp_path / "out")
         return xml, xml.parent.parent.parent
     if not SHARED.is_dir():
-        pytest.skip(SHARED_MISSING)
+        missing(SHARED_MISSING)
     from generator.cli.main import main
 
     monkeypatch.setenv("TRIPLEA_MAPS", str(SHARED / "maps"))

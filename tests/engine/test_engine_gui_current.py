@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CURRENT_ENGINE_MISSING, REPO, SHARED, SHARED_MISSING, build_game
+from conftest import CURRENT_ENGINE_MISSING, REPO, SHARED, SHARED_MISSING, build_game, missing
 from generator.core.diagnostics import DiagnosticError
 from engine.test_engine_gui import _keep, client_ready
 from textedit import replaced
@@ -127,7 +127,7 @@ def test_a_game_the_2x_parser_refuses_is_refused_in_its_words(coal_map: Path):
     from generator.engine.gui import run_gui
 
     if not (SHARED / "corpus" / "xml" / "GameExample.xml").is_file():
-        pytest.skip(SHARED_MISSING)
+        missing(SHARED_MISSING)
     with pytest.raises(DiagnosticError) as refused:
         run_gui(SHARED / "corpus" / "xml" / "GameExample.xml", coal_map, rounds=1, engine="current")
     (problem,) = refused.value.diagnostics

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import REPO, requires_engine
+from conftest import REPO, missing, requires_engine
 
 pytestmark = [pytest.mark.engine, requires_engine]
 
@@ -163,7 +163,7 @@ def test_a_signal_to_engine_gui_stops_the_client_and_its_x_server(tmp_path: Path
     import shutil
 
     if shutil.which("xvfb-run") is None:
-        pytest.skip("xvfb-run is not installed")
+        missing("xvfb-run is not installed (CI installs it with the engine)")
     built = tmp_path / "built"
     subprocess.run([sys.executable, "-m", "generator", "build", str(REPO / "rules_yaml" / "hex_skirmish.yaml"), "-o",
                     str(built)], cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO), "TRIPLEA_GEN_NO_SERVER": "1"},

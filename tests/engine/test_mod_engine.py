@@ -13,7 +13,7 @@ import pytest
 from lxml import etree
 
 from engine_play import load_and_play, player, when_fired
-from conftest import GLOBAL_MAP_DIR, REPO, SHARED, SHARED_MISSING, build_game, requires_engine
+from conftest import GLOBAL_MAP_DIR, REPO, SHARED, build_game, requires_engine, tier
 
 pytestmark = [pytest.mark.engine, requires_engine]
 
@@ -192,9 +192,8 @@ rules:
 # --- the Global 1940 showcase ------------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
+@tier("shared")
 def showcase(tmp_path_factory):
-    if not SHARED.is_dir():
-        pytest.skip(SHARED_MISSING)
     patch = pytest.MonkeyPatch()
     patch.setenv("TRIPLEA_MAPS", str(SHARED / "maps"))
     try:

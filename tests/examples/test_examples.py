@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import GLOBAL_MAP_DIR, REPO, SHARED, SHARED_MISSING, build_game, requires_engine
+from conftest import GLOBAL_MAP_DIR, REPO, SHARED, SHARED_MISSING, build_game, missing, requires_engine
 from generator.cli.main import main
 from generator.read.yamlio import load_yaml_file
 
@@ -25,7 +25,7 @@ def built_example(request, tmp_path_factory) -> tuple[Path, Path]:
     with pytest.MonkeyPatch.context() as patch:
         if _needs_shared(spec):
             if not SHARED.is_dir():
-                pytest.skip(SHARED_MISSING)
+                missing(SHARED_MISSING)
             patch.setenv("TRIPLEA_MAPS", str(SHARED / "maps"))
         out = tmp_path_factory.mktemp(spec.stem)
         yield spec, build_game(spec, out)
@@ -89,7 +89,7 @@ def test_readme_rule_counts_match_the_spec(name, monkeypatch):
     spec = REPO / "rules_yaml" / f"{name}.yaml"
     if "base: {map: world_war_ii_global" in spec.read_text(encoding="utf-8"):
         if not GLOBAL_MAP_DIR.is_dir():
-            pytest.skip(SHARED_MISSING)
+            missing(SHARED_MISSING)
         monkeypatch.setenv("TRIPLEA_MAPS", str(GLOBAL_MAP_DIR.parent))
     loaded = load_spec(spec)
     counts = status_counts(loaded.rules)

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from engine_play import air_removed_before_battle, load_and_play, when_fired
-from conftest import GLOBAL_MAP_DIR, REPO, SHARED, SHARED_MISSING, build_game, requires_engine
+from conftest import GLOBAL_MAP_DIR, REPO, SHARED, build_game, requires_engine, tier
 from generator.cli.main import main
 from reference import seed_rule_counts, seed_rule_statuses
 
@@ -77,10 +77,9 @@ def check_notes_list_every_rule(spec: Path, xml: Path, capsys) -> None:
 
 
 @pytest.fixture(scope="module")
+@tier("shared")
 def maps_env():
     """TRIPLEA_MAPS pointing at ../shared/maps for the whole module (the specs are Global 1940 mods)."""
-    if not SHARED.is_dir():
-        pytest.skip(SHARED_MISSING)
     patch = pytest.MonkeyPatch()
     patch.setenv("TRIPLEA_MAPS", str(SHARED / "maps"))
     yield

@@ -25,7 +25,7 @@ import pytest
 from lxml import etree
 
 from engine_play import air_removed_before_battle, load_and_play, player, when_fired
-from conftest import REPO, SHARED, SHARED_MISSING, build_game, requires_engine
+from conftest import REPO, SHARED, build_game, requires_engine, requires_shared
 from generator.cli.main import main
 from generator.scenarios.run import load_scenarios
 from reference import seed_rule_counts, seed_rule_statuses
@@ -33,7 +33,7 @@ from reference import seed_rule_counts, seed_rule_statuses
 SPEC = REPO / "rules_yaml" / "s001_kaihlhac_balance.yaml"
 SEED_FILE = "001_abb9cb8dfc09361d.txt"
 
-pytestmark = pytest.mark.skipif(not SHARED.is_dir(), reason=SHARED_MISSING)
+pytestmark = requires_shared
 
 
 # --- the reference -------------------------------------------------------------------------------------------

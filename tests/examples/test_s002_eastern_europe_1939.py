@@ -18,7 +18,7 @@ import pytest
 from lxml import etree
 
 from engine_play import load_and_play, play_to_victory, player, when_fired
-from conftest import REPO, SHARED, SHARED_MISSING, build_game, requires_engine
+from conftest import REPO, build_game, requires_engine, requires_shared
 from generator.cli.main import main
 from generator.build.pipeline import load_game
 from generator.scenarios.run import load_scenarios
@@ -50,7 +50,7 @@ def report() -> dict:
     return json.loads(out.getvalue())
 
 
-@pytest.mark.skipif(not SHARED.is_dir(), reason=SHARED_MISSING)
+@requires_shared
 def test_report_lists_exactly_the_rules_of_the_document_with_their_status(report):
     expected = seed_rule_statuses(SEED_FILE)
     assert len(expected) == 80
@@ -62,7 +62,7 @@ def test_report_lists_exactly_the_rules_of_the_document_with_their_status(report
     assert listed == expected
 
 
-@pytest.mark.skipif(not SHARED.is_dir(), reason=SHARED_MISSING)
+@requires_shared
 def test_counts_per_status_equal_the_analysis(report):
     total, enforced, partial, notes = seed_rule_counts(SEED_FILE).values()
     assert (total, enforced, partial, notes) == (80, 35, 33, 12)

@@ -15,9 +15,9 @@ import pytest
 from lxml import etree
 
 from engine_play import load_and_play, play_to_victory, player, when_fired
-from conftest import REPO, SHARED_MISSING, build_game, requires_engine
+from conftest import REPO, build_game, requires_engine, requires_shared
 from generator.cli.main import main
-from reference import SEED_RULES, seed_rule_counts, seed_rule_statuses
+from reference import seed_rule_counts, seed_rule_statuses
 
 SPEC = REPO / "rules_yaml" / "s003_manchuria_1945.yaml"
 SEED_FILE = "003_2282cafb5329212f.txt"
@@ -46,9 +46,8 @@ RELABELLED = {"S003-R29": ("enforced", "partial")}
 OWN_RULES = {"S003-VICTORY": "enforced"}
 
 
+@requires_shared
 def test_report_lists_exactly_the_rules_of_the_document(capsys):
-    if not SEED_RULES.is_file():
-        pytest.skip(SHARED_MISSING)
     expected = seed_rule_statuses(SEED_FILE)
     counts = seed_rule_counts(SEED_FILE)
     assert len(expected) == counts["rules"] == 51

@@ -2,7 +2,6 @@
 its counters are of the size TripleA's own maps use, and no starting stack lands on a name."""
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from pathlib import Path
 

@@ -101,5 +101,5 @@ def test_a_broken_extra_is_an_error_at_its_yaml_line(tmp_path: Path, capsys):
     capsys.readouterr()
     assert main(["build", str(spec), "-o", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err
-    line = text.splitlines().index(next(l for l in text.splitlines() if "xml: <note/>" in l)) + 1
+    line = text.splitlines().index(next(row for row in text.splitlines() if "xml: <note/>" in row)) + 1
     assert f"game.yaml:{line}:" in err and "TG031" in err, err

@@ -12,7 +12,7 @@ RULE_LINE = 6  # the line of `- id: R1` in every spec written here
 MACRO_HEADER = "{#---\ndescription: a macro from somewhere\nparams: {}\n---#}\n"
 
 
-def write_mod(folder: Path, rule: str, macros: dict[str, str | bytes] = {}) -> Path:
+def write_mod(folder: Path, rule: str, macros: dict[str, str | bytes] | None = None) -> Path:
     """folder/spec.yaml, a mod with the one rule (YAML text from `- id: R1` on), and its macro folder."""
     folder.mkdir(parents=True, exist_ok=True)
     spec = folder / "spec.yaml"

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from conftest import PLAIN_GAME, REPO, SHARED, SHARED_MISSING
+from conftest import PLAIN_GAME, REPO, SHARED, requires_shared
 
 SECONDS = 20
 S003 = REPO / "rules_yaml" / "s003_manchuria_1945.yaml"
@@ -60,7 +60,7 @@ def test_a_fifo_named_as_input_is_refused_without_blocking(name, tmp_path, game_
     assert refusal in done.stderr
 
 
-@pytest.mark.skipif(not SHARED.is_dir(), reason=SHARED_MISSING)
+@requires_shared
 def test_a_fifo_named_as_report_results_is_refused_without_blocking(tmp_path):
     os.mkfifo(tmp_path / "results.json")
     done = _run(["report", str(S003), "--results", "results.json"], tmp_path)

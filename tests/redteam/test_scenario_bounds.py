@@ -78,7 +78,7 @@ def test_the_whole_command_refuses_it_with_exit_2_and_nothing_played(tmp_path: P
 
 
 def test_many_changes_add_up_per_territory_and_in_all(tmp_path: Path):
-    per_territory = "".join(f"        - {{territory: Berlin Region, owner: Germans, add: {{infantry: 900}}}}\n"
+    per_territory = "".join("        - {territory: Berlin Region, owner: Germans, add: {infantry: 900}}\n"
                             for _ in range(2))
     everywhere = "".join(f"        - {{territory: T{index}, owner: Germans, add: {{infantry: 1000}}}}\n"
                          for index in range(11))

@@ -9,7 +9,6 @@ import pytest
 
 from conftest import PLAIN_GAME
 from generator.build.pipeline import compile_spec, load_spec
-from generator.core.diagnostics import DiagnosticError
 from generator.render.templates import render_game, render_game_with_origins
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, requires_engine
+from conftest import REPO, missing, requires_engine
 from generator.cli.main import main
 from generator.rules.macros import load_macros
 from generator.build.pipeline import load_spec
@@ -288,7 +288,7 @@ def test_a_political_action_without_conditions_gets_one_that_always_holds(monkey
     from conftest import SHARED, SHARED_MISSING
 
     if not (SHARED / "maps" / "world_war_ii_global").is_dir():
-        pytest.skip(SHARED_MISSING)
+        missing(SHARED_MISSING)
     monkeypatch.setenv("TRIPLEA_MAPS", str(SHARED / "maps"))
     attachments = rule_options(REPO / "rules_yaml" / "g40_showcase.yaml", "S001-R70")
     action = attachments["politicalActionAttachment_S001_R70"]

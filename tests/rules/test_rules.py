@@ -9,7 +9,7 @@ from pathlib import Path
 
 from lxml import etree
 
-from conftest import PLAIN_GAME, REPO, SHARED_MISSING, build_game
+from conftest import PLAIN_GAME, REPO, SHARED_MISSING, build_game, missing
 from generator.model import game as m
 from generator.cli.main import main
 from generator.build.pipeline import load_spec
@@ -564,11 +564,10 @@ def test_allied_ownership_counts_the_players_of_the_side_whatever_their_relation
 
 def test_allied_ownership_side_is_the_player_and_its_alliance(tmp_path, monkeypatch):
     """Built from a spec: the Burma road condition of s001 names every player of China's alliance."""
-    import pytest
     from conftest import SHARED
 
     if not (SHARED / "maps" / "world_war_ii_global").is_dir():
-        pytest.skip(SHARED_MISSING)
+        missing(SHARED_MISSING)
     monkeypatch.setenv("TRIPLEA_MAPS", str(SHARED / "maps"))
     xml = build_game(REPO / "rules_yaml" / "s001_kaihlhac_balance.yaml", tmp_path / "out")
     root = etree.parse(str(xml)).getroot()

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import GLOBAL_MAP_DIR, REPO, SHARED_MISSING, requires_current_engine, requires_engine
+from conftest import GLOBAL_MAP_DIR, REPO, SHARED_MISSING, missing, requires_current_engine, requires_engine
 
 from generator.cli.main import main
 
@@ -24,7 +24,7 @@ ENGINES = [pytest.param("1.9", marks=[pytest.mark.engine, requires_engine], id="
 def test_every_scenario_passes_and_every_control_fails(spec, engine, tmp_path, monkeypatch, capsys):
     if "base: {map: world_war_ii_global" in spec.read_text(encoding="utf-8"):
         if not GLOBAL_MAP_DIR.is_dir():
-            pytest.skip(SHARED_MISSING)
+            missing(SHARED_MISSING)
         monkeypatch.setenv("TRIPLEA_MAPS", str(GLOBAL_MAP_DIR.parent))
     status = main(["test", str(spec), "-o", str(tmp_path), "--format", "json", "--engine", engine])
     document = json.loads(capsys.readouterr().out)

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import GLOBAL_MAP_DIR, REPO, SHARED, SHARED_MISSING, requires_engine
+from conftest import REPO, SHARED, requires_engine, requires_shared
 from lxml import etree
 from textedit import replaced
 
@@ -528,7 +528,7 @@ def test_a_scripted_player_takes_its_user_action(tmp_path, capsys):
 
 
 @requires_engine
-@pytest.mark.skipif(not GLOBAL_MAP_DIR.is_dir(), reason=SHARED_MISSING)
+@requires_shared
 def test_s000_violator_pays_before_it_buys(monkeypatch, tmp_path, capsys):
     """Finding of issue 18: the pact penalty is taken at the start of the violator's purchase."""
     monkeypatch.setenv("TRIPLEA_MAPS", str(SHARED / "maps"))

@@ -3,10 +3,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from lxml import etree
 
-from conftest import GLOBAL_GAMES_DIR, PLAIN_GAME, SHARED, SHARED_MISSING, build_game
+from conftest import GLOBAL_GAMES_DIR, PLAIN_GAME, SHARED, build_game, requires_shared
 from textedit import replaced
 from generator.cli.main import main
 
@@ -106,7 +105,7 @@ def test_missing_base_says_where_it_looked(tmp_path: Path, capsys, monkeypatch):
     assert "no_such_map" in err[1] and "TRIPLEA_MAPS" in err[1]
 
 
-@pytest.mark.skipif(not SHARED.is_dir(), reason=SHARED_MISSING)
+@requires_shared
 def test_mod_of_global_1940_found_through_triplea_maps(tmp_path: Path, monkeypatch):
     monkeypatch.setenv("TRIPLEA_MAPS", str(SHARED / "maps"))
     spec = tmp_path / "cheap_cruisers.yaml"

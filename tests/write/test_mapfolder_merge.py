@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import GLOBAL_MAP_DIR, REPO, SHARED, SHARED_MISSING, requires_engine
+from conftest import GLOBAL_MAP_DIR, REPO, SHARED, requires_engine, requires_shared
 from generator.cli.main import main
 from generator.write.modfolder.listing import merge_listing
 from generator.read.propfile import merge_properties, read_properties
@@ -20,7 +20,7 @@ FIXTURE = REPO / "tests" / "fixtures" / "g40_player_ready.yaml"
 BASE_LISTING = GLOBAL_MAP_DIR / "map.yml"
 MERGED_FILES = {"map.yml", "map/map.properties", "map/notifications.properties", "map/politicstext.properties",
                 "map/actionstext.properties", "map/objectives.properties"}
-needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason=SHARED_MISSING)
+needs_shared = requires_shared
 
 
 def _listed(folder: Path) -> list[str]:

@@ -11,13 +11,13 @@ import pytest
 from lxml import etree
 from PIL import Image
 
-from conftest import GLOBAL_MAP_DIR, REPO, SHARED, SHARED_MISSING
+from conftest import GLOBAL_MAP_DIR, REPO, SHARED, requires_shared
 from textedit import replaced
 from generator.cli.main import main
 from generator.read.propfile import property_line, read_properties
 from generator.write.modfolder.texts import objectives_prefix
 
-pytestmark = pytest.mark.skipif(not SHARED.is_dir(), reason=SHARED_MISSING)
+pytestmark = requires_shared
 
 BASE = GLOBAL_MAP_DIR / "map"
 FIXTURE = REPO / "tests" / "fixtures" / "g40_player_ready.yaml"

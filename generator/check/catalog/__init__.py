@@ -11,18 +11,19 @@ from pathlib import Path
 
 from generator.core.datacache import load_yaml_text
 from generator.check.catalog.grammar import Checker, attachment_name_checker, compile_grammar
+from generator.core.enginename import ENGINE_NAMES, EngineName
 
-ENGINES = ("1.9", "current")
+ENGINES = ENGINE_NAMES
 _HERE = Path(__file__).parent
 
 
-def normalise_engine(engine: str) -> str:
+def normalise_engine(engine: str) -> EngineName:
     """'1.9' or 'current' (also accepts 'modern', '1.9.0.0.7062', ...)."""
     text = str(engine).strip().lower()
     if text.startswith("1.9"):
-        return "1.9"
-    if text in ("current", "modern", "latest", "2", "2.x"):
-        return "current"
+        return EngineName.V1_9
+    if text in (EngineName.CURRENT, "modern", "latest", "2", "2.x"):
+        return EngineName.CURRENT
     raise ValueError(f"unknown engine {engine!r}; use 1.9 or current")
 
 
@@ -132,7 +133,7 @@ class Catalog:
 
     def attachment_class(self, java_class: str, engine: str) -> AttachmentClass | None:
         """The class a javaClass names for `engine`, or None."""
-        if engine == "1.9":
+        if engine == EngineName.V1_9:
             package, _, simple = java_class.rpartition(".")
             if package != self.attachment_package:
                 return None
@@ -146,7 +147,7 @@ class Catalog:
         prefix = self.delegate_package + "."
         if java_class.startswith(prefix):
             return self.delegates.get(java_class[len(prefix):])
-        if engine == "current":
+        if engine == EngineName.CURRENT:
             return self.delegates.get(java_class)
         return None
 

@@ -20,8 +20,9 @@ _DECIMAL_TEXT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+
 _SPAN_TEXT = re.compile(r"([+-]?[0-9]+)-([+-]?[0-9]+)\Z")
 _ROUNDS_OPEN_TEXT = re.compile(r"[+-]?[0-9]+-\+\Z")
 
-# Reference kinds: diagnostic code and how the kind is called in messages.
-REFERENCE_KINDS = {
+# Every kind of declared name: the code of an unknown one and how messages call it (the validator
+# reports names of all these kinds; option values may name the REFERENCE_KINDS).
+NAME_KINDS = {
     "territory": ("TG120", "territory"),
     "player": ("TG121", "player"),
     "unit": ("TG122", "unit type"),
@@ -29,9 +30,15 @@ REFERENCE_KINDS = {
     "relType": ("TG124", "relationship type"),
     "effect": ("TG125", "territory effect"),
     "tech": ("TG126", "technology"),
+    "delegate": ("TG127", "delegate"),
     "frontier": ("TG128", "production frontier"),
+    "repairFrontier": ("TG128", "repair frontier"),
     "rule": ("TG129", "production rule"),
+    "repairRule": ("TG129", "repair rule"),
 }
+# The kinds an option value may name.
+REFERENCE_KINDS = {kind: NAME_KINDS[kind] for kind in (
+    "territory", "player", "unit", "resource", "relType", "effect", "tech", "frontier", "rule")}
 ATTACHMENT_KINDS = {"condition", "trigger", "support"}
 # Names that exist only at run time: a miss is a warning, not an error.
 SOFT_KINDS = {"step": ("TG150", "step")}
@@ -50,7 +57,9 @@ class Problem:
 
 
 class Resolver(Protocol):
-    names: Mapping[str, set[str]]  # reference kind -> declared names
+    @property
+    def names(self) -> Mapping[str, set[str]]:  # reference kind -> declared names (read only here)
+        ...
 
     def attachment(self, kind: str, name: str) -> Problem | None:
         """None if `name` is an attachment of `kind` defined before the current one."""
@@ -128,7 +137,7 @@ def _decimal_check(token, resolver):
 
 def _span_ok(token: str) -> bool:
     match = _SPAN_TEXT.match(token)
-    return bool(match) and java_int(match.group(1)) is not None and java_int(match.group(2)) is not None
+    return match is not None and java_int(match.group(1)) is not None and java_int(match.group(2)) is not None
 
 
 def _rounds_check(token, resolver):

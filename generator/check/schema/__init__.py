@@ -155,7 +155,7 @@ def _schema_errors(tree, source: str, position_of, expected_by_line: dict[int, s
         hint = _hint(error, reason)
         if hint is None:
             line = getattr(element, "sourceline", None) or error.sourceline
-            hint = expected_by_line.get(line, "see the element reference in generator/schema/game.xsd")
+            hint = expected_by_line.get(line, "see the element reference in generator/check/schema/game.xsd")
         diagnostics.append(Diagnostic(SCHEMA_CODE, message, position, hint, "error"))
     return diagnostics
 

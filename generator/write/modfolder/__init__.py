@@ -71,7 +71,8 @@ def map_folder_additions(compiled, files: dict[str, bytes], outdir: str | Path |
         return found
 
     if base is not None and not generated:
-        from generator.write.modfolder.assets import asset_files  # Pillow and the map drawing: loaded only for a mod's images
+        # Pillow and the map drawing: loaded only for a mod's images
+        from generator.write.modfolder.assets import asset_files
 
         properties = start("map.properties")
         owned = set(game_needs(compiled.tree.getroot()).units)  # what validate --map-dir asks images for

@@ -20,7 +20,7 @@ def _images():
 
     return images
 
-# flags/<Player><suffix>.png as both clients load them (generator/catalog/client.yaml: flag,
+# flags/<Player><suffix>.png as both clients load them (generator/check/catalog/client.yaml: flag,
 # flag_small, flag_large, flag_fade, flag_convoy); each is fatal where it is needed.
 FLAG_SUFFIXES = ("", "_small", "_large", "_fade", "_convoy")
 # The file-name suffixes the engines add to a unit's image name (damage, disabled, technologies).
