@@ -60,6 +60,7 @@ final class PlayMode {
     Integer untilRound;
     String untilStep;
     boolean history; // the report lists every history event
+    boolean roundStats; // the report gives each player's state at the end of every round (balance lab)
     // Players that do nothing but what their script says (and accept every proposal)
     final Map<String, Script> scripts = new LinkedHashMap<>();
 
@@ -78,6 +79,7 @@ final class PlayMode {
   private boolean started;
   private int stepsRun;
   private boolean aiRandomnessSeeded;
+  private RoundStats roundStats;
   private volatile boolean reported;
   private Thread watchdog; // stopped once the report is written: a serving JVM plays on
   private PlayerMessages messages;
@@ -125,8 +127,7 @@ final class PlayMode {
     // nobody watches here. The setting lives in the scratch user.home's preferences.
     ClientSetting.AI_PAUSE_DURATION.save(0);
     final IGameLoader loader = data.getGameLoader();
-    final String playerType = "fast".equals(options.ai) ? TripleA.FAST_COMPUTER_PLAYER_TYPE
-        : TripleA.WEAK_COMPUTER_PLAYER_TYPE;
+    final String playerType = playerTypeOf(options.ai);
     final Map<String, String> playerTypes = new LinkedHashMap<>();
     for (final PlayerID player : data.getPlayerList().getPlayers()) {
       final String chosen = options.playerAi.get(player.getName());
@@ -154,6 +155,7 @@ final class PlayMode {
     final GameSequence sequence = data.getSequence();
     startRound = sequence.getRound();
     started = true;
+    roundStats = options.roundStats ? new RoundStats(data) : null;
     long roundStart = System.nanoTime();
     while (sequence.getRound() < startRound + options.rounds) {
       if (reachedUntilStep(sequence)) {
@@ -168,11 +170,17 @@ final class PlayMode {
       final GameStep step = sequence.getStep();
       log.setContext(round, step.getName());
       final List<String> scripted = scriptedActionsOf(step);
+      if (roundStats != null) {
+        roundStats.beforeStep(step);
+      }
       try {
         Reflection.invokePrivate(game, "runStep", false);
       } catch (final InvocationTargetException e) {
         log.record("fatal", unwrap(e));
         return "exception";
+      }
+      if (roundStats != null) {
+        roundStats.afterStep(step);
       }
       if (!scripted.isEmpty() && !scriptNotes.wasVisited(round, step.getName())) {
         // the engine skipped the step without asking the player: it offered none of the actions
@@ -185,6 +193,9 @@ final class PlayMode {
         final long now = System.nanoTime();
         roundSeconds.add((now - roundStart) / 1e9);
         roundStart = now;
+        if (roundStats != null) {
+          roundStats.endRound(round, true);
+        }
       }
     }
     final String stoppedBy = game.isGameOver() || !game.isGameSequenceRunning() ? "game over"
@@ -231,6 +242,8 @@ final class PlayMode {
     switch (ai) {
       case "fast":
         return TripleA.FAST_COMPUTER_PLAYER_TYPE;
+      case "hard":
+        return TripleA.PRO_COMPUTER_PLAYER_TYPE;
       case "none":
       case "idle": // replaced by an idle ScriptedPlayer
         return TripleA.DOESNOTHINGAI_COMPUTER_PLAYER_TYPE;
@@ -427,6 +440,12 @@ final class PlayMode {
     report.put("switches", GameOutcome.switches(data));
     if (options.history) {
       report.put("history", GameOutcome.historyEvents(data, 20000));
+    }
+    if (roundStats != null) {
+      if (started && !"rounds".equals(stoppedBy)) {
+        roundStats.endRound(sequence.getRound(), false); // where a victory or a failure stopped the round
+      }
+      report.put("round_stats", roundStats.entries());
     }
     return report;
   }
