@@ -314,13 +314,20 @@ final class PlayMode {
       return; // the engine itself reports a missing or unusable mapName when the game starts
     }
     final Path link = ClientFileSystemHelper.getUserMapsFolder().toPath().resolve((String) mapName);
+    final Path target = options.mapDir == null ? null : new File(options.mapDir).getAbsoluteFile().toPath();
     if (Files.exists(link, LinkOption.NOFOLLOW_LINKS)) {
-      return;
+      // A serving JVM plays game after game: a game of the same map name with a map folder of its
+      // own (the balance lab's mod and base) moves the link made for an earlier game.
+      if (target == null || !Files.isSymbolicLink(link) || Files.readSymbolicLink(link).equals(target)) {
+        return;
+      }
+      // safe-write: a link this JVM made, in the maps folder of the scratch home Python made for it
+      Files.delete(link);
     }
     // safe-write: the maps folder is under user.home, the scratch home Python made for this JVM
-    if (options.mapDir != null) {
+    if (target != null) {
       // safe-write: as above
-      Files.createSymbolicLink(link, new File(options.mapDir).getAbsoluteFile().toPath());
+      Files.createSymbolicLink(link, target);
     } else {
       // safe-write: as above
       Files.createDirectories(link);

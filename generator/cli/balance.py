@@ -1,0 +1,69 @@
+"""`triplea-gen balance SPEC [--against OTHER]`: the mod and its base played by the engine's AIs in
+seeded games, compared (generator.balance)."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from generator.core.diagnostics import EXIT_OK, display_path
+
+
+def register(subparsers) -> None:
+    balance = subparsers.add_parser(
+        "balance", help="play seeded AI games of the mod and of its base, compare win rates, write a report",
+        description="Build SPEC and OTHER (a spec, a game XML, or by default the mod's base game; for a full "
+                    "game, the spec without its rules), play N seeded games of each with the engine's AI "
+                    "for every player, and write DIR/balance.json, games.csv, rounds.csv and index.html with "
+                    "plots. Games already played (same game, engine, AI, seed, rounds) come from the cache.")
+    balance.add_argument("spec", metavar="SPEC", help="the spec (the mod) to measure")
+    balance.add_argument("--against", metavar="OTHER", help="what to compare with: a spec or a game XML")
+    balance.add_argument("--games", type=int, default=20, help="games per variant (default: 20)")
+    balance.add_argument("--rounds", type=int, default=10, help="rounds per game at most (default: 10)")
+    balance.add_argument("--ai", choices=("fast", "easy", "hard"), default="fast",
+                         help="the engine's AI for every player (default: fast)")
+    balance.add_argument("--player-ai", action="append", default=[], metavar="PLAYER=AI",
+                         help="another AI (fast, easy, hard, none) for one player; repeatable")
+    balance.add_argument("--seed", type=int, default=1, help="the first game's seed; game n plays seed+n (default: 1)")
+    where = balance.add_mutually_exclusive_group()
+    where.add_argument("--jobs", type=int, help="games at a time on this machine (default: its cores)")
+    where.add_argument("--cluster", metavar="ADDRESS", help="a Dask distributed scheduler, tcp://HOST:PORT")
+    balance.add_argument("--engine", choices=("1.9", "current"), default="1.9", help="the engine (default: 1.9)")
+    balance.add_argument("--timeout", type=float, default=1800.0, help="seconds one game may take (default: 1800)")
+    balance.add_argument("--no-cache", action="store_true", help="play every game again, ignoring earlier results")
+    balance.add_argument("-o", "--output", required=True, metavar="DIR", help="the folder to write the report into")
+    balance.set_defaults(run=_run_balance)
+
+
+def _player_ais(values: list[str]) -> dict[str, str]:
+    from generator.core.diagnostics import Diagnostic, DiagnosticError, Position
+
+    chosen = {}
+    for value in values:
+        player, _, ai = value.partition("=")
+        if not player or ai not in ("fast", "easy", "hard", "none"):
+            raise DiagnosticError([Diagnostic("TG600", f"--player-ai takes PLAYER=fast|easy|hard|none, not '{value}'",
+                                              Position("--player-ai"), "e.g. --player-ai Germans=hard")],
+                                  exit_status=2)
+        chosen[player] = ai
+    return chosen
+
+
+def _run_balance(args) -> int:
+    from generator.balance.lab import Settings, measure, results, write_results
+    from generator.balance.report import verdict_lines
+    from generator.balance.variants import spec_variants
+
+    settings = Settings(games=args.games, rounds=args.rounds, ai=args.ai, player_ai=_player_ais(args.player_ai),
+                        seed=args.seed, jobs=args.jobs, cluster=args.cluster, engine=args.engine,
+                        timeout=args.timeout, cache=not args.no_cache)
+    mod, base = spec_variants(Path(args.spec), args.against)
+    settings.check(sorted(set(mod.players) | set(base.players)))
+    variants = [base, mod]
+    records = measure(variants, settings)
+    data = results(variants, settings, records)
+    written = write_results(Path(args.output), variants, data)
+    for line in verdict_lines(data):
+        print(line)
+    print(display_path(next(p for p in written if p.name == "index.html")))
+    sys.stdout.flush()
+    return EXIT_OK
