@@ -143,6 +143,8 @@ def _win_rates(plt, data: dict) -> bytes:
 
 
 def _curves(plt, variants: list[Variant], data: dict, key: str, title: str, colours: dict) -> bytes:
+    from matplotlib.ticker import MaxNLocator
+
     figure, axes = plt.subplots(figsize=(9, 5))
     styles = {"mod": "-", "base": "--"}
     for variant in variants:
@@ -158,6 +160,7 @@ def _curves(plt, variants: list[Variant], data: dict, key: str, title: str, colo
             axes.fill_between(rounds, [b[0] for b in bands], [b[2] for b in bands], color=colours[player],
                               alpha=0.15 if variant.name == "mod" else 0.07)
     axes.set_xlabel("round")
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes.set_ylabel(title)
     axes.set_title(f"{title}: median and quartiles (mod solid, base dashed)")
     axes.legend(fontsize="small", ncol=2)
@@ -166,6 +169,8 @@ def _curves(plt, variants: list[Variant], data: dict, key: str, title: str, colo
 
 
 def _victory_rounds(plt, data: dict) -> bytes:
+    from matplotlib.ticker import MaxNLocator
+
     figure, axes = plt.subplots(figsize=(8, 4))
     rounds = data["settings"]["rounds"]
     drawn = False
@@ -180,6 +185,7 @@ def _victory_rounds(plt, data: dict) -> bytes:
         axes.text(0.5, 0.5, "no game was won by a victory condition", ha="center", va="center",
                   transform=axes.transAxes)
     axes.set_xlabel("round of victory")
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes.set_ylabel("games")
     axes.set_title("Round in which a victory condition ended the game")
     if drawn:

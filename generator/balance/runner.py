@@ -73,7 +73,7 @@ def play_on_cluster(tasks: list[GameTask], address: str, on_result: OnResult, co
     try:
         futures = {client.submit(play_task, task, pure=False, key=f"balance-{task.variant}-{task.seed}-{index}"): index
                    for index, task in enumerate(tasks)}
-        for future in as_completed(futures):
+        for future in as_completed(futures, loop=client.loop):
             index = futures[future]
             try:
                 played = future.result()
