@@ -48,6 +48,17 @@ def _player_ais(values: list[str]) -> dict[str, str]:
     return chosen
 
 
+def _warn_failed(records: list[dict]) -> None:
+    from generator.core.diagnostics import Diagnostic, Position
+
+    for record in records:
+        if record["error"]:
+            print(Diagnostic("TG603", f"{record['variant']} seed {record['seed']}: {record['error']}",
+                             Position("triplea-gen balance"), "the game is listed in the report and not counted; "
+                             "'triplea-gen engine play' with its seed shows it alone", severity="warning").format(),
+                  file=sys.stderr)
+
+
 def _run_balance(args) -> int:
     from generator.balance.lab import Settings, measure, results, write_results
     from generator.balance.report import verdict_lines
@@ -60,6 +71,7 @@ def _run_balance(args) -> int:
     settings.check(sorted(set(mod.players) | set(base.players)))
     variants = [base, mod]
     records = measure(variants, settings)
+    _warn_failed(records)
     data = results(variants, settings, records)
     written = write_results(Path(args.output), variants, data)
     for line in verdict_lines(data):
