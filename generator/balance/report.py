@@ -38,9 +38,10 @@ def verdict_lines(data: dict) -> list[str]:
     for name, summary in variants.items():
         if summary["failed"]:
             lines.append(f"{name}: {summary['failed']} game(s) failed and are not counted (see the table below).")
-        decided = summary["decided_by_victory"]
-        lines.append(f"{name}: {decided} of {summary['counted']} games won by a victory condition; the others are "
-                     f"decided by {data['settings']['measure']} (marked “by production”).")
+        decided, counted = summary["decided_by_victory"], summary["counted"]
+        rest = "" if decided == counted else (f"; the other {counted - decided} by {data['settings']['measure']} "
+                                              "(marked “by production”)")
+        lines.append(f"{name}: {decided} of {counted} games won by a victory condition{rest}.")
         if summary["not_repeatable"]:
             lines.append(f"{name}: {summary['not_repeatable']} game(s) could not seed the AI's own randomness: "
                          "the same seed may not give the same game.")
