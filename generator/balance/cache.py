@@ -14,7 +14,8 @@ from generator.core.datacache import cache_folder
 
 def task_key(task: GameTask, game_hash: str) -> str:
     parts = [f"v{RECORD_VERSION}", game_hash, task.engine, task.ai, repr(sorted(task.player_ai)), str(task.seed),
-             str(task.rounds)]
+             str(task.rounds),
+             f"heap {task.heap_mib}", f"warm {task.warm}"]
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.balance.cache import ResultCache, task_key
-from generator.balance.games import GameTask
+from generator.balance.games import GAME_HEAP_MIB, GameTask
 from generator.balance.progress import Progress
 from generator.balance.stats import difference, game_record, games_csv, rounds_csv, variant_summary
 from generator.balance.variants import Variant
@@ -33,6 +33,7 @@ class Settings:
     timeout: float = 1800.0
     cache: bool = True
     plots: bool = True
+    warm: bool = False  # games after games in one JVM: faster, not repeatable (games.GameTask)
 
     def check(self, players: list[str]) -> None:
         problems = []
@@ -52,11 +53,24 @@ class Settings:
                                    for where, text in problems], exit_status=2)
 
 
+def game_heap_mib() -> int:
+    """The heap of every game of the run: TRIPLEA_GEN_ENGINE_HEAP, else GAME_HEAP_MIB (see there)."""
+    from generator.engine import memory
+
+    try:
+        return memory.fixed_heap_mib() or GAME_HEAP_MIB
+    except memory.HeapSettingError as err:
+        raise DiagnosticError([Diagnostic("TG084", str(err), Position(memory.HEAP_VARIABLE),
+                                          f"give the heap in MiB, e.g. {memory.HEAP_VARIABLE}=1024")],
+                              exit_status=2) from None
+
+
 def plan(variants: list[Variant], settings: Settings) -> list[tuple[Variant, GameTask]]:
     return [(variant, GameTask(variant=variant.name, seed=settings.seed + n, rounds=settings.rounds,
                                ai=settings.ai, engine=settings.engine, file_name=variant.file_name,
                                xml=variant.xml, map_files=variant.map_files,
-                               player_ai=tuple(sorted(settings.player_ai.items())), timeout=settings.timeout))
+                               player_ai=tuple(sorted(settings.player_ai.items())), timeout=settings.timeout,
+                               heap_mib=game_heap_mib(), warm=settings.warm))
             for variant in variants for n in range(settings.games)]
 
 
@@ -103,6 +117,7 @@ def results(variants: list[Variant], settings: Settings, records: list[dict]) ->
     summaries = {v.name: variant_summary(v, by_variant[v.name]) for v in variants}
     data = {"settings": {"games": settings.games, "rounds": settings.rounds, "ai": settings.ai,
                          "player_ai": settings.player_ai, "seed": settings.seed, "engine": settings.engine,
+                         "heap_mib": game_heap_mib(), "warm": settings.warm,
                          "measure": "production held at the end, when no victory condition fired"},
             "games": records,
             "variants": {name: dict(summary, games=len(by_variant[name])) for name, summary in summaries.items()}}

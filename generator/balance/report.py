@@ -43,8 +43,10 @@ def verdict_lines(data: dict) -> list[str]:
                                               "(marked “by production”)")
         lines.append(f"{name}: {decided} of {counted} games won by a victory condition{rest}.")
         if summary["not_repeatable"]:
-            lines.append(f"{name}: {summary['not_repeatable']} game(s) could not seed the AI's own randomness: "
-                         "the same seed may not give the same game.")
+            why = ("were played in a warm JVM after other games (--warm)" if data["settings"].get("warm")
+                   else "could not seed the AI's own randomness")
+            lines.append(f"{name}: {summary['not_repeatable']} game(s) {why}: the same seed may not give the same "
+                         "game again.")
     return lines
 
 

@@ -5,6 +5,7 @@ another worker and gives up after the scheduler's allowed failures (KilledWorker
 recorded as failed, as is a game the engine itself refused or broke on (games.play_task)."""
 from __future__ import annotations
 
+import os
 import queue
 import threading
 from collections.abc import Callable
@@ -44,13 +45,19 @@ def play_locally(tasks: list[GameTask], jobs: int, on_result: OnResult) -> None:
         finally:
             close_warm()
 
-    with memory.engines_at_once(jobs):
+    heap_before = os.environ.get(memory.HEAP_VARIABLE)  # games.play_task sets the run's heap there
+    try:
         threads = [threading.Thread(target=work, name=f"balance-job-{n}", daemon=True) for n in range(jobs)]
         for thread in threads:
             thread.start()
         for thread in threads:
             while thread.is_alive():
                 thread.join(0.5)  # short waits: Ctrl-C reaches the main thread
+    finally:
+        if heap_before is None:
+            os.environ.pop(memory.HEAP_VARIABLE, None)
+        else:
+            os.environ[memory.HEAP_VARIABLE] = heap_before
     if failures:
         raise failures[0]
 

@@ -37,7 +37,7 @@ def game_record(variant: Variant, seed: int, rounds: int, played: dict) -> dict:
     if report is None:
         return record
     record["stopped_by"] = report.get("stopped_by")
-    record["repeatable"] = bool(report.get("ai_randomness_seeded"))
+    record["repeatable"] = bool(report.get("ai_randomness_seeded")) and not played.get("warm")
     record["rounds"] = report.get("rounds_completed", 0)
     if report.get("exceptions") and record["error"] is None:
         first = report["exceptions"][0]

@@ -29,6 +29,9 @@ def register(subparsers) -> None:
     where.add_argument("--cluster", metavar="ADDRESS", help="a Dask distributed scheduler, tcp://HOST:PORT")
     balance.add_argument("--engine", choices=("1.9", "current"), default="1.9", help="the engine (default: 1.9)")
     balance.add_argument("--timeout", type=float, default=1800.0, help="seconds one game may take (default: 1800)")
+    balance.add_argument("--warm", action="store_true",
+                         help="play game after game in one JVM per job: faster, but a seed's game then depends on "
+                              "the games played before it (marked not repeatable)")
     balance.add_argument("--no-cache", action="store_true", help="play every game again, ignoring earlier results")
     balance.add_argument("-o", "--output", required=True, metavar="DIR", help="the folder to write the report into")
     balance.set_defaults(run=_run_balance)
@@ -66,7 +69,7 @@ def _run_balance(args) -> int:
 
     settings = Settings(games=args.games, rounds=args.rounds, ai=args.ai, player_ai=_player_ais(args.player_ai),
                         seed=args.seed, jobs=args.jobs, cluster=args.cluster, engine=args.engine,
-                        timeout=args.timeout, cache=not args.no_cache)
+                        timeout=args.timeout, cache=not args.no_cache, warm=args.warm)
     mod, base = spec_variants(Path(args.spec), args.against)
     settings.check(sorted(set(mod.players) | set(base.players)))
     variants = [base, mod]

@@ -80,6 +80,7 @@ final class PlayMode {
   private int stepsRun;
   private boolean aiRandomnessSeeded;
   private RoundStats roundStats;
+  private static boolean idsRepeatable = true;
   private volatile boolean reported;
   private Thread watchdog; // stopped once the report is written: a serving JVM plays on
   private PlayerMessages messages;
@@ -95,6 +96,9 @@ final class PlayMode {
   /** Plays the game and writes the report; returns only after the report is written. */
   void run() {
     startWatchdog();
+    if (options.seed != null) {
+      repeatableIds(); // before the game is read: its units get their ids there
+    }
     final CheckMode.Parsed parsed = CheckMode.parse(options.path);
     if (parsed.data == null) {
       final Map<String, Object> refused = baseReport();
@@ -140,6 +144,8 @@ final class PlayMode {
     if (options.seed != null) {
       game.setRandomSource(new SeededDice(options.seed));
       aiRandomnessSeeded = seedJdkRandomness(options.seed);
+      // the AIs' battle simulations draw dice from PlainRandomSource objects (ours: see there)
+      games.strategy.engine.random.PlainRandomSource.reseed(options.seed);
     }
     loader.startGame(game, players, !options.inClient()); // in the client: opens the TripleAFrame
     messages = new PlayerMessages(data);
@@ -363,6 +369,30 @@ final class PlayMode {
     }
   }
 
+  /**
+   * Units hash by their GUID, which 1.9 makes of a counter and a VMID drawn at random when the JVM
+   * starts: sets and maps of units are iterated in another order in every JVM, and the AIs move
+   * units in that order. A seeded game gets a VMID whose hash is fixed and a counter from zero, so
+   * that its units hash alike in every JVM and in every game a serving JVM plays. Needs --add-opens
+   * java.rmi/java.rmi.dgc. The ids stay unique within the game, which is all the engine asks of them.
+   */
+  private static void repeatableIds() {
+    try {
+      final java.rmi.dgc.VMID fixed = new java.rmi.dgc.VMID();
+      final Field uid = java.rmi.dgc.VMID.class.getDeclaredField("uid");
+      uid.setAccessible(true);
+      uid.set(fixed, new java.rmi.server.UID((short) 0));
+      final Field prefix = games.strategy.net.GUID.class.getDeclaredField("vmPrefix");
+      prefix.setAccessible(true);
+      prefix.set(null, fixed);
+      final Field counter = games.strategy.net.GUID.class.getDeclaredField("lastId");
+      counter.setAccessible(true);
+      counter.set(null, new java.util.concurrent.atomic.AtomicInteger());
+    } catch (final ReflectiveOperationException | RuntimeException e) {
+      idsRepeatable = false;
+    }
+  }
+
   private static Throwable unwrap(final Throwable error) {
     Throwable inner = error;
     while (inner instanceof InvocationTargetException && inner.getCause() != null) {
@@ -427,7 +457,7 @@ final class PlayMode {
     report.put("rounds_completed", started ? sequence.getRound() - startRound : 0);
     report.put("steps_run", stepsRun);
     report.put("last_step", sequence.getStep() == null ? null : sequence.getStep().getName());
-    report.put("ai_randomness_seeded", aiRandomnessSeeded);
+    report.put("ai_randomness_seeded", aiRandomnessSeeded && idsRepeatable);
     report.put("round_seconds", new ArrayList<>(roundSeconds));
     report.put("total_seconds", (System.nanoTime() - startNanos) / 1e9);
     report.put("exceptions", log.entries());

@@ -37,6 +37,8 @@ _JVM_OPTIONS = (
     # those through reflection, which Java 17 allows only for opened packages.
     "--add-opens", "java.base/java.lang=ALL-UNNAMED",
     "--add-opens", "java.base/java.util=ALL-UNNAMED",
+    # ... and gives the units' ids a fixed VMID (1.9's PlayMode.repeatableIds).
+    "--add-opens", "java.rmi/java.rmi.dgc=ALL-UNNAMED",
 )
 # On every java command line, after the caller's options so that they win: the engine's
 # GameParser (its only XML reader) gets our guarded DOM factory, which serves game.dtd from

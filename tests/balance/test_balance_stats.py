@@ -117,9 +117,9 @@ def test_the_cache_key_changes_with_everything_that_decides_a_game():
     task = GameTask(variant="mod", seed=1, rounds=3, ai="fast", engine="1.9", file_name="g.xml", xml=b"<game/>")
     keys = {task_key(task, "hash"), task_key(task, "other hash")}
     for change in ({"seed": 2}, {"rounds": 4}, {"ai": "easy"}, {"engine": "current"},
-                   {"player_ai": (("Reds", "hard"),)}):
+                   {"player_ai": (("Reds", "hard"),)}, {"heap_mib": 2048}, {"warm": True}):
         keys.add(task_key(GameTask(**{**task.__dict__, **change}), "hash"))
-    assert len(keys) == 7
+    assert len(keys) == 9
     # where it runs and what the variant is called are no part of the game
     assert task_key(GameTask(**{**task.__dict__, "variant": "base", "timeout": 5}), "hash") == task_key(task, "hash")
 

@@ -32,6 +32,7 @@ final class RoundStats {
   private String collecting; // the player whose end-turn step is running
   private int pusBefore;
   private int lastRecorded = Integer.MIN_VALUE;
+  private int stepsInRound; // a round that ended before any of its steps ran (a victory at the round's end) is none
 
   RoundStats(final GameData data) {
     this.data = data;
@@ -39,6 +40,7 @@ final class RoundStats {
 
   /** Before a step runs: an end-turn step collects income, measured as the PUs it adds. */
   void beforeStep(final GameStep step) {
+    stepsInRound++;
     collecting = null;
     if (step.getDelegate() instanceof AbstractEndTurnDelegate && step.getPlayerId() != null) {
       collecting = step.getPlayerId().getName();
@@ -55,10 +57,11 @@ final class RoundStats {
 
   /** The snapshot of a round just ended (complete) or where the game stopped within it. */
   void endRound(final int round, final boolean complete) {
-    if (round == lastRecorded) {
+    if (round == lastRecorded || (!complete && stepsInRound == 0)) {
       return;
     }
     lastRecorded = round;
+    stepsInRound = 0;
     final Map<String, int[]> battles = battlesOf(round);
     final Map<String, Object> players = new LinkedHashMap<>();
     for (final GamePlayer player : data.getPlayerList().getPlayers()) {
