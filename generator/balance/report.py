@@ -31,10 +31,9 @@ def verdict_lines(data: dict) -> list[str]:
             if change is None:
                 lines.append(f"{side}: no game could be counted.")
                 continue
-            points = change["delta"] * 100
-            low, high = (value * 100 for value in change["ci95"])
-            lines.append(f"{side} win rate {percent(b['rate'])} → {percent(m['rate'])} ({points:+.0f} points, "
-                         f"95 % interval {low:+.0f} to {high:+.0f}), {b['games']} and {m['games']} games")
+            points, low, high = (round(value * 100) for value in (change["delta"], *change["ci95"]))
+            lines.append(f"{side} win rate {percent(b['rate'])} → {percent(m['rate'])} ({points:+d} points, "
+                         f"95 % interval {low:+d} to {high:+d}), {b['games']} and {m['games']} games")
     for name, summary in variants.items():
         if summary["failed"]:
             lines.append(f"{name}: {summary['failed']} game(s) failed and are not counted (see the table below).")
