@@ -36,6 +36,22 @@ def register(subparsers) -> None:
     balance.add_argument("-o", "--output", required=True, metavar="DIR", help="the folder to write the report into")
     balance.set_defaults(run=_run_balance)
 
+    odds = subparsers.add_parser(
+        "odds", help="the engine's battle calculator on typical battles of the units the mod changes",
+        description="For every unit type whose stats SPEC changes against OTHER (by default its base game), "
+                    "the unit attacking and defending in a typical battle (about 30 PUs a side), and the "
+                    "battles given with --battle, in the engine's own battle calculator (1.9), on both: win "
+                    "probability and expected losses before and after. Seconds, not hours.")
+    odds.add_argument("spec", metavar="SPEC", help="the spec (the mod)")
+    odds.add_argument("--against", metavar="OTHER", help="what to compare with: a spec or a game XML")
+    odds.add_argument("--battle", action="append", default=[], metavar="A|D|TERRITORY|UNIT=N,...|UNIT=N,...",
+                      help="a battle of its own: attacker, defender, territory, attacking and defending units")
+    odds.add_argument("--runs", type=int, default=1000, help="battles simulated each (default: 1000)")
+    odds.add_argument("--seed", type=int, default=1, help="the calculator's dice seed (default: 1)")
+    odds.add_argument("--engine", choices=("1.9", "current"), default="1.9", help="the engine (default: 1.9)")
+    odds.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    odds.set_defaults(run=_run_odds)
+
 
 def _player_ais(values: list[str]) -> dict[str, str]:
     from generator.core.diagnostics import Diagnostic, DiagnosticError, Position
@@ -81,4 +97,20 @@ def _run_balance(args) -> int:
         print(line)
     print(display_path(next(p for p in written if p.name == "index.html")))
     sys.stdout.flush()
+    return EXIT_OK
+
+
+def _run_odds(args) -> int:
+    import json
+
+    from generator.balance.odds import measure_odds, odds_lines
+    from generator.balance.variants import spec_variants
+    from generator.core.diagnostics import Diagnostic, DiagnosticError, Position
+
+    if not 1 <= args.runs <= 100_000:
+        raise DiagnosticError([Diagnostic("TG600", f"--runs must be 1 to 100,000, not {args.runs}",
+                                          Position("--runs"), "1000 runs take a second or two")], exit_status=2)
+    mod, base = spec_variants(Path(args.spec), args.against)
+    data = measure_odds(mod, base, args.battle, seed=args.seed, runs=args.runs, engine=args.engine)
+    print(json.dumps(data, indent=1) if args.format == "json" else "\n".join(odds_lines(data)))
     return EXIT_OK

@@ -21,7 +21,7 @@ _PLUGIN_COMMANDS = {
     "generator.cli.preview": ("preview",),
     "generator.cli.buildserver": ("server",),
     "generator.cli.test": ("test",),
-    "generator.cli.balance": ("balance",),
+    "generator.cli.balance": ("balance", "odds"),
 }
 
 

@@ -33,6 +33,7 @@ import java.util.Map;
  *               [--purchase PLAYER=UNIT:N]...           (that player buys these instead)
  *               [--place PLAYER=TERRITORY:UNIT:N]...    (and places these instead)
  *               [--move PLAYER=combat|noncombat:FROM>...>TO:UNIT*N,...]... (and moves these)
+ *   Harness odds GAME.xml SEED RUNS BATTLE...  (the engine's battle calculator; see OddsMode)
  *   Harness serve    (one game per line of stdin: the play arguments, tab-separated; one report line each)
  * </pre>
  *
@@ -61,6 +62,8 @@ public final class Harness {
       final String mode = rest.isEmpty() ? "" : rest.remove(0);
       if ("check".equals(mode)) {
         reportOut.println(Json.write(CheckMode.run(rest)));
+      } else if ("odds".equals(mode)) {
+        reportOut.println(Json.write(OddsMode.run(rest)));
       } else if ("texts".equals(mode)) {
         reportOut.println(Json.write(TextsMode.run(rest)));
       } else if ("play".equals(mode)) {
