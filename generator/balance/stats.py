@@ -78,9 +78,13 @@ def leader(record: dict, variant: Variant) -> str | None:
     totals: dict[str, int] = {}
     for player in variant.players:
         values = record[MEASURE][player]
+        if player not in variant.sides:
+            continue  # a player of no side
         if not values:
             return None
         totals[variant.sides[player]] = totals.get(variant.sides[player], 0) + values[-1]
+    if not totals:
+        return None
     best = max(totals.values())
     leaders = [side for side, total in totals.items() if total == best]
     return leaders[0] if len(leaders) == 1 else None
@@ -98,7 +102,7 @@ def variant_summary(variant: Variant, records: list[dict]) -> dict:
             "failed": len(records) - len(counted), "draws": sum(1 for r in counted if r["winner"] is None),
             "decided_by_victory": sum(1 for r in counted if r["decided_by"] == "victory"),
             "not_repeatable": sum(1 for r in records if r["repeatable"] is False),
-            "sides": {player: variant.sides[player] for player in variant.players},
+            "sides": {player: variant.sides.get(player) for player in variant.players},
             "colours": variant.colours, "win_rate": win_rate}
 
 

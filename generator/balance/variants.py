@@ -27,7 +27,7 @@ class Variant:
     xml: bytes
     map_files: dict[str, bytes] = field(default_factory=dict)  # relative path -> bytes
     players: list[str] = field(default_factory=list)
-    sides: dict[str, str] = field(default_factory=dict)  # player -> alliance (itself when it has none)
+    sides: dict[str, str] = field(default_factory=dict)  # player -> alliance (each player, in a game without any)
     unit_costs: dict[str, float] = field(default_factory=dict)  # unit type -> PUs, from production rules
     colours: dict[str, str] = field(default_factory=dict)  # player -> "#rrggbb" (map.properties)
 
@@ -40,7 +40,7 @@ class Variant:
         return sha.hexdigest()
 
     def side_names(self) -> list[str]:
-        return list(dict.fromkeys(self.sides[player] for player in self.players))
+        return list(dict.fromkeys(self.sides[player] for player in self.players if player in self.sides))
 
 
 def _error(code: str, message: str, where: str, hint: str) -> DiagnosticError:
@@ -122,11 +122,18 @@ def _map_texts(root: Path) -> dict[str, bytes]:
 def _variant(name: str, label: str, file_name: str, xml: bytes, map_files: dict[str, bytes]) -> Variant:
     root = parse_xml_bytes(xml, label).getroot()
     players = [p.get("name") for p in root.iterfind("playerList/player") if p.get("name")]
-    sides = {player: player for player in players}
+    # A player's first alliance is its side. An optional player (Global 1940's neutrals, the Dutch
+    # and Mongolians, each an alliance of its own) or one in no alliance is no side: it neither wins
+    # nor counts in the production measure, unless that would leave fewer than two sides.
+    optional = {p.get("name") for p in root.iterfind("playerList/player") if p.get("optional") == "true"}
+    alliances: dict[str, str] = {}
     for alliance in root.iterfind("playerList/alliance"):
         player, side = alliance.get("player"), alliance.get("alliance")
-        if player in sides and sides[player] == player and side:
-            sides[player] = side  # a player's first alliance is its side
+        if player in players and player not in alliances and side:
+            alliances[player] = side
+    sides = {player: side for player, side in alliances.items() if player not in optional}
+    if len(set(sides.values())) < 2:
+        sides = {player: alliances.get(player, player) for player in players}
     return Variant(name=name, label=label, file_name=file_name, xml=xml, map_files=map_files, players=players,
                    sides=sides, unit_costs=unit_costs(root), colours=_colours(map_files, players))
 

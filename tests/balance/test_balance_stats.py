@@ -180,3 +180,17 @@ def test_a_game_without_rules_and_nothing_to_compare_with_is_tg601(tmp_path: Pat
     with pytest.raises(DiagnosticError) as caught:
         spec_variants(FRONTIER, str(tmp_path / "missing.xml"))
     assert caught.value.diagnostics[0].code == "TG601"
+
+
+def test_optional_players_and_those_of_no_alliance_are_no_side():
+    from generator.balance.variants import _variant
+
+    xml = b"""<game><playerList><player name="Germans"/><player name="Russians"/><player name="Dutch" optional="true"/>
+      <player name="Swiss"/><alliance player="Germans" alliance="Axis"/><alliance player="Russians" alliance="Allies"/>
+      <alliance player="Dutch" alliance="Dutch"/></playerList></game>"""
+    variant = _variant("mod", "test", "t.xml", xml, {})
+    assert variant.sides == {"Germans": "Axis", "Russians": "Allies"} and variant.side_names() == ["Axis", "Allies"]
+    record = {"production": {"Germans": [10], "Russians": [12], "Dutch": [40], "Swiss": [50]}}
+    from generator.balance.stats import leader
+
+    assert leader(record, variant) == "Allies"  # the Dutch's and the Swiss's count for nobody
