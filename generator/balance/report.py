@@ -147,11 +147,11 @@ def _win_rates(plt, data: dict) -> bytes:
 def _curves(plt, variants: list[Variant], data: dict, key: str, title: str, colours: dict) -> bytes:
     from matplotlib.ticker import MaxNLocator
 
-    figure, axes = plt.subplots(figsize=(9, 5))
+    figure, axes = plt.subplots(figsize=(11, 5.5))
     styles = {"mod": "-", "base": "--"}
     for variant in variants:
         games = [g for g in data["games"] if g["variant"] == variant.name and not g["error"]]
-        for player in variant.players:
+        for player in (p for p in variant.players if p in variant.sides):  # the players of a side
             series = [g[key][player] for g in games if g[key].get(player)]
             if not series:
                 continue
@@ -165,8 +165,9 @@ def _curves(plt, variants: list[Variant], data: dict, key: str, title: str, colo
     axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes.set_ylabel(title)
     axes.set_title(f"{title}: median and quartiles (mod solid, base dashed)")
-    axes.legend(fontsize="small", ncol=2)
+    axes.legend(fontsize="small", ncol=2, loc="upper left", bbox_to_anchor=(1.01, 1.0))  # beside the curves
     axes.grid(alpha=0.3)
+    figure.tight_layout()
     return _png(plt, figure)
 
 
