@@ -100,7 +100,7 @@ def worker_name() -> str:
 def play_task(task: GameTask) -> dict:
     """Plays the game; the raw harness report and where it ran. Failures are in the result."""
     started = time.monotonic()
-    result = {"worker": worker_name(), "report": None, "error": None, "warm": task.warm}
+    result = {"worker": worker_name(), "report": None, "error": None, "warm": task.warm, "engine": task.engine}
     # safe-write: a private temporary folder of ours for the game file and its map texts
     with tempfile.TemporaryDirectory(prefix="triplea-gen-balance-game-") as folder:
         game = Path(folder) / task.file_name

@@ -43,7 +43,8 @@ def verdict_lines(data: dict) -> list[str]:
         lines.append(f"{name}: {decided} of {counted} games won by a victory condition{rest}.")
         if summary["not_repeatable"]:
             why = ("were played in a warm JVM after other games (--warm)" if data["settings"].get("warm")
-                   else "could not seed the AI's own randomness")
+                   else "were played in TripleA 2.x, whose unit ids the harness does not fix yet"
+                   if data["settings"].get("engine") == "current" else "could not seed the AI's own randomness")
             lines.append(f"{name}: {summary['not_repeatable']} game(s) {why}: the same seed may not give the same "
                          "game again.")
     return lines

@@ -194,3 +194,9 @@ def test_optional_players_and_those_of_no_alliance_are_no_side():
     from generator.balance.stats import leader
 
     assert leader(record, variant) == "Allies"  # the Dutch's and the Swiss's count for nobody
+
+
+def test_games_of_a_warm_jvm_or_of_the_current_engine_are_not_known_to_repeat():
+    assert game_record(hex_variant(), 1, 1, report())["repeatable"] is True
+    assert game_record(hex_variant(), 1, 1, {**report(), "warm": True})["repeatable"] is False
+    assert game_record(hex_variant(), 1, 1, {**report(), "engine": "current"})["repeatable"] is False
