@@ -71,6 +71,8 @@ def register(subparsers) -> None:
         description="Install the TripleA 1.9 engine (apt-get install triplea) where this machine allows it.")
     install.add_argument("--optional", action="store_true",
                          help="exit 0 even when it cannot be installed here (the engine tests then skip)")
+    install.add_argument("--browser", action="store_true",
+                         help="also Debian's Chromium and ChromeDriver (the tests open `balance`'s report in them)")
     install.set_defaults(run=_run_install)
 
 
@@ -128,7 +130,7 @@ def _run_gui(args) -> int:
 def _run_install(args) -> int:
     from generator.engine.install import install_engine
 
-    status = install_engine(optional=args.optional)
+    status = install_engine(optional=args.optional, browser=args.browser)
     _report_current()
     return status
 

@@ -22,6 +22,7 @@ _PLUGIN_COMMANDS = {
     "generator.cli.preview": ("preview",),
     "generator.cli.buildserver": ("server",),
     "generator.cli.test": ("test",),
+    "generator.cli.balance": ("balance", "odds"),
     "generator.lsp.command": ("lsp",),  # the language server: a stage above cli, loaded by name
 }
 

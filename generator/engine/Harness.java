@@ -21,17 +21,19 @@ import java.util.Map;
  * <pre>
  *   Harness check GAME.xml...
  *   Harness texts MAP_NAME MAP_DIR QUESTION...   (see TextsMode)
- *   Harness play GAME.xml [--rounds N] [--ai easy|fast] [--seed S] [--map-dir DIR] [--timeout SEC]
+ *   Harness play GAME.xml [--rounds N] [--ai easy|fast|hard] [--seed S] [--map-dir DIR] [--timeout SEC]
  *               [--screenshot SHOT.png]   (the desktop client instead of headless; needs a display)
  *               [--centre TERRITORY]      (the screenshot shows this territory in the middle)
- *               [--player-ai PLAYER=easy|fast|none]... [--start-round N] [--start-step STEP]
+ *               [--player-ai PLAYER=easy|fast|hard|none]... [--start-round N] [--start-step STEP]
  *               [--until-round N] [--until-step STEP]   (scenario runs: stop before that step)
  *               [--history true]          (the report lists every history event)
+ *               [--round-stats true]      (each player's state at the end of every round: balance lab)
  *               [--political-action PLAYER=ACTION]...   (that player does nothing but attempt it)
  *               [--user-action PLAYER=ACTION]...        (the same, in its user-actions steps)
  *               [--purchase PLAYER=UNIT:N]...           (that player buys these instead)
  *               [--place PLAYER=TERRITORY:UNIT:N]...    (and places these instead)
  *               [--move PLAYER=combat|noncombat:FROM>...>TO:UNIT*N,...]... (and moves these)
+ *   Harness odds GAME.xml SEED RUNS BATTLE...  (the engine's battle calculator; see OddsMode)
  *   Harness serve    (one game per line of stdin: the play arguments, tab-separated; one report line each)
  * </pre>
  *
@@ -60,6 +62,8 @@ public final class Harness {
       final String mode = rest.isEmpty() ? "" : rest.remove(0);
       if ("check".equals(mode)) {
         reportOut.println(Json.write(CheckMode.run(rest)));
+      } else if ("odds".equals(mode)) {
+        reportOut.println(Json.write(OddsMode.run(rest)));
       } else if ("texts".equals(mode)) {
         reportOut.println(Json.write(TextsMode.run(rest)));
       } else if ("play".equals(mode)) {
@@ -158,8 +162,8 @@ public final class Harness {
           options.rounds = Integer.parseInt(value);
           break;
         case "--ai":
-          if (!value.equals("easy") && !value.equals("fast")) {
-            throw new IllegalArgumentException("--ai must be easy or fast, not " + value);
+          if (!value.equals("easy") && !value.equals("fast") && !value.equals("hard")) {
+            throw new IllegalArgumentException("--ai must be easy, fast or hard, not " + value);
           }
           options.ai = value;
           break;
@@ -181,8 +185,9 @@ public final class Harness {
         case "--player-ai": {
           final int equals = value.indexOf('=');
           final String ai = equals < 0 ? "" : value.substring(equals + 1);
-          if (!ai.equals("easy") && !ai.equals("fast") && !ai.equals("none") && !ai.equals("idle")) {
-            throw new IllegalArgumentException("--player-ai takes PLAYER=easy|fast|none|idle, not " + value);
+          if (!ai.equals("easy") && !ai.equals("fast") && !ai.equals("hard") && !ai.equals("none")
+              && !ai.equals("idle")) {
+            throw new IllegalArgumentException("--player-ai takes PLAYER=easy|fast|hard|none|idle, not " + value);
           }
           options.playerAi.put(value.substring(0, equals), ai);
           break;
@@ -208,6 +213,9 @@ public final class Harness {
           break;
         case "--history":
           options.history = Boolean.parseBoolean(value);
+          break;
+        case "--round-stats":
+          options.roundStats = Boolean.parseBoolean(value);
           break;
         default:
           throw new IllegalArgumentException("unknown option " + arg);

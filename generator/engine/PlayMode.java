@@ -60,6 +60,7 @@ final class PlayMode {
     Integer untilRound;
     String untilStep;
     boolean history; // the report lists every history event
+    boolean roundStats; // the report gives each player's state at the end of every round (balance lab)
     // Players that do nothing but what their script says (and accept every proposal)
     final Map<String, Script> scripts = new LinkedHashMap<>();
 
@@ -79,6 +80,8 @@ final class PlayMode {
   private boolean started;
   private int stepsRun;
   private boolean aiRandomnessSeeded;
+  private RoundStats roundStats;
+  private static boolean idsRepeatable = true;
   private volatile boolean reported;
   private Thread watchdog; // stopped once the report is written: a serving JVM plays on
   private PlayerMessages messages;
@@ -94,6 +97,9 @@ final class PlayMode {
   /** Plays the game and writes the report; returns only after the report is written. */
   void run() {
     startWatchdog();
+    if (options.seed != null) {
+      repeatableIds(); // before the game is read: its units get their ids there
+    }
     final CheckMode.Parsed parsed = CheckMode.parse(options.path);
     if (parsed.data == null) {
       final Map<String, Object> refused = baseReport();
@@ -126,8 +132,7 @@ final class PlayMode {
     // nobody watches here. The setting lives in the scratch user.home's preferences.
     ClientSetting.AI_PAUSE_DURATION.save(0);
     final IGameLoader loader = data.getGameLoader();
-    final String playerType = "fast".equals(options.ai) ? TripleA.FAST_COMPUTER_PLAYER_TYPE
-        : TripleA.WEAK_COMPUTER_PLAYER_TYPE;
+    final String playerType = playerTypeOf(options.ai);
     final Map<String, String> playerTypes = new LinkedHashMap<>();
     for (final PlayerID player : data.getPlayerList().getPlayers()) {
       final String chosen = options.playerAi.get(player.getName());
@@ -140,6 +145,8 @@ final class PlayMode {
     if (options.seed != null) {
       game.setRandomSource(new SeededDice(options.seed));
       aiRandomnessSeeded = seedJdkRandomness(options.seed);
+      // the AIs' battle simulations draw dice from PlainRandomSource objects (ours: see there)
+      games.strategy.engine.random.PlainRandomSource.reseed(options.seed);
     }
     loader.startGame(game, players, !options.inClient()); // in the client: opens the TripleAFrame
     messages = new PlayerMessages(data);
@@ -155,6 +162,7 @@ final class PlayMode {
     final GameSequence sequence = data.getSequence();
     startRound = sequence.getRound();
     started = true;
+    roundStats = options.roundStats ? new RoundStats(data) : null;
     long roundStart = System.nanoTime();
     while (sequence.getRound() < startRound + options.rounds) {
       if (reachedUntilStep(sequence)) {
@@ -169,12 +177,18 @@ final class PlayMode {
       final GameStep step = sequence.getStep();
       log.setContext(round, step.getName());
       final List<String> scripted = scriptedActionsOf(step);
+      if (roundStats != null) {
+        roundStats.beforeStep(step);
+      }
       final long stepStart = System.nanoTime();
       try {
         Reflection.invokePrivate(game, "runStep", false);
       } catch (final InvocationTargetException e) {
         log.record("fatal", unwrap(e));
         return "exception";
+      }
+      if (roundStats != null) {
+        roundStats.afterStep(step);
       }
       if (!scripted.isEmpty() && !scriptNotes.wasVisited(round, step.getName())) {
         // the engine skipped the step without asking the player: it offered none of the actions
@@ -188,6 +202,9 @@ final class PlayMode {
         final long now = System.nanoTime();
         roundSeconds.add((now - roundStart) / 1e9);
         roundStart = now;
+        if (roundStats != null) {
+          roundStats.endRound(round, true);
+        }
       }
     }
     final String stoppedBy = game.isGameOver() || !game.isGameSequenceRunning() ? "game over"
@@ -234,6 +251,8 @@ final class PlayMode {
     switch (ai) {
       case "fast":
         return TripleA.FAST_COMPUTER_PLAYER_TYPE;
+      case "hard":
+        return TripleA.PRO_COMPUTER_PLAYER_TYPE;
       case "none":
       case "idle": // replaced by an idle ScriptedPlayer
         return TripleA.DOESNOTHINGAI_COMPUTER_PLAYER_TYPE;
@@ -304,13 +323,20 @@ final class PlayMode {
       return; // the engine itself reports a missing or unusable mapName when the game starts
     }
     final Path link = ClientFileSystemHelper.getUserMapsFolder().toPath().resolve((String) mapName);
+    final Path target = options.mapDir == null ? null : new File(options.mapDir).getAbsoluteFile().toPath();
     if (Files.exists(link, LinkOption.NOFOLLOW_LINKS)) {
-      return;
+      // A serving JVM plays game after game: a game of the same map name with a map folder of its
+      // own (the balance lab's mod and base) moves the link made for an earlier game.
+      if (target == null || !Files.isSymbolicLink(link) || Files.readSymbolicLink(link).equals(target)) {
+        return;
+      }
+      // safe-write: a link this JVM made, in the maps folder of the scratch home Python made for it
+      Files.delete(link);
     }
     // safe-write: the maps folder is under user.home, the scratch home Python made for this JVM
-    if (options.mapDir != null) {
+    if (target != null) {
       // safe-write: as above
-      Files.createSymbolicLink(link, new File(options.mapDir).getAbsoluteFile().toPath());
+      Files.createSymbolicLink(link, target);
     } else {
       // safe-write: as above
       Files.createDirectories(link);
@@ -343,6 +369,30 @@ final class PlayMode {
       return true;
     } catch (final ReflectiveOperationException | RuntimeException e) {
       return false;
+    }
+  }
+
+  /**
+   * Units hash by their GUID, which 1.9 makes of a counter and a VMID drawn at random when the JVM
+   * starts: sets and maps of units are iterated in another order in every JVM, and the AIs move
+   * units in that order. A seeded game gets a VMID whose hash is fixed and a counter from zero, so
+   * that its units hash alike in every JVM and in every game a serving JVM plays. Needs --add-opens
+   * java.rmi/java.rmi.dgc. The ids stay unique within the game, which is all the engine asks of them.
+   */
+  private static void repeatableIds() {
+    try {
+      final java.rmi.dgc.VMID fixed = new java.rmi.dgc.VMID();
+      final Field uid = java.rmi.dgc.VMID.class.getDeclaredField("uid");
+      uid.setAccessible(true);
+      uid.set(fixed, new java.rmi.server.UID((short) 0));
+      final Field prefix = games.strategy.net.GUID.class.getDeclaredField("vmPrefix");
+      prefix.setAccessible(true);
+      prefix.set(null, fixed);
+      final Field counter = games.strategy.net.GUID.class.getDeclaredField("lastId");
+      counter.setAccessible(true);
+      counter.set(null, new java.util.concurrent.atomic.AtomicInteger());
+    } catch (final ReflectiveOperationException | RuntimeException e) {
+      idsRepeatable = false;
     }
   }
 
@@ -410,7 +460,7 @@ final class PlayMode {
     report.put("rounds_completed", started ? sequence.getRound() - startRound : 0);
     report.put("steps_run", stepsRun);
     report.put("last_step", sequence.getStep() == null ? null : sequence.getStep().getName());
-    report.put("ai_randomness_seeded", aiRandomnessSeeded);
+    report.put("ai_randomness_seeded", aiRandomnessSeeded && idsRepeatable);
     report.put("round_seconds", new ArrayList<>(roundSeconds));
     report.put("slowest_steps", stepTimes.slowest());
     report.put("total_seconds", (System.nanoTime() - startNanos) / 1e9);
@@ -431,6 +481,12 @@ final class PlayMode {
     report.put("switches", GameOutcome.switches(data));
     if (options.history) {
       report.put("history", GameOutcome.historyEvents(data, 20000));
+    }
+    if (roundStats != null) {
+      if (started && !"rounds".equals(stoppedBy)) {
+        roundStats.endRound(sequence.getRound(), false); // where a victory or a failure stopped the round
+      }
+      report.put("round_stats", roundStats.entries());
     }
     return report;
   }

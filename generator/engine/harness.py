@@ -38,6 +38,8 @@ _JVM_OPTIONS = (
     # those through reflection, which Java 17 allows only for opened packages.
     "--add-opens", "java.base/java.lang=ALL-UNNAMED",
     "--add-opens", "java.base/java.util=ALL-UNNAMED",
+    # ... and gives the units' ids a fixed VMID (1.9's PlayMode.repeatableIds).
+    "--add-opens", "java.rmi/java.rmi.dgc=ALL-UNNAMED",
 )
 # On every java command line, after the caller's options so that they win: the engine's
 # GameParser (its only XML reader) gets our guarded DOM factory, which serves game.dtd from
@@ -456,3 +458,17 @@ def play_scenario_game(path: Path, options: list[str], timeout: float, engine: E
         raise _error("TG310", f"the engine refused the game: {report['error']}", display_path(path),
                      "'triplea-gen engine check' shows the same verdict; fix what the engine names")
     return report
+
+
+def battle_odds(path: Path, battles: list[str], seed: int = 1, runs: int = 500, timeout: float = 600,
+                engine: Engine | str | None = None) -> list[dict]:
+    """The engine's own battle calculator on battles of one game (OddsMode.java: each battle is
+    ATTACKER|DEFENDER|TERRITORY|UNIT=N,...|UNIT=N,...), seeded: the same seed, the same figures."""
+    path = Path(path)
+    vetted = vet_for_engine(path)
+    report = _run_harness(lambda staged: ["odds", str(staged[0]), str(seed), str(runs), *battles], {path: vetted},
+                          timeout=timeout + _JVM_GRACE_SECONDS, engine=engine)
+    if not report["ok"]:
+        raise _error("TG310", f"the engine refused the game: {report['error']}", display_path(path),
+                     "'triplea-gen engine check' shows the same verdict; fix what the engine names")
+    return report["battles"]

@@ -14,6 +14,8 @@ from pathlib import Path
 DEFAULT_JAR = "/usr/share/games/triplea/bin/triplea.jar"
 # javac builds the 1.9 harness, ecj the 2.x one; xvfb runs the client test
 PACKAGES = ("triplea", "default-jdk-headless", "xvfb", "ecj")
+# what `balance`'s report is checked in by the tests: a real browser and its WebDriver
+BROWSER_PACKAGES = ("chromium", "chromium-driver")
 
 
 def engine_jar() -> Path:
@@ -39,11 +41,14 @@ def _privilege_prefix() -> list[str] | None:
     return None
 
 
-def install_engine(optional: bool = False) -> int:
-    """0 when the engine is there afterwards; with optional, 0 also when it cannot be installed here."""
+def install_engine(optional: bool = False, browser: bool = False) -> int:
+    """0 when the engine is there afterwards; with optional, 0 also when it cannot be installed here.
+    With browser, Chromium and ChromeDriver too."""
     failure = 0 if optional else 1
+    packages = PACKAGES + (BROWSER_PACKAGES if browser else ())
+    browser_there = not browser or (shutil.which("chromium") and shutil.which("chromedriver"))
     # The desktop-client tests need the virtual screen as much as the engine needs its jar.
-    if engine_problem() is None and shutil.which("xvfb-run") and shutil.which("ecj"):
+    if engine_problem() is None and shutil.which("xvfb-run") and shutil.which("ecj") and browser_there:
         print(f"TripleA engine present: {engine_jar()}")
         return 0
     if not shutil.which("apt-get"):
@@ -56,7 +61,7 @@ def install_engine(optional: bool = False) -> int:
               "(engine checks and tests are skipped until then)", file=sys.stderr)
         return failure
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    for command in (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", *PACKAGES]):
+    for command in (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", *packages]):
         print("+", " ".join(prefix + command))
         if subprocess.run(prefix + command, env=env, stdout=subprocess.DEVNULL).returncode != 0:
             print(f"'{' '.join(command)}' failed; engine checks and tests will be skipped", file=sys.stderr)

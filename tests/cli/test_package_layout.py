@@ -13,7 +13,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "generator"
 
 # From the bottom up; a folder may import its own folder and any folder before it in this list.
 LAYERS = [("core",), ("model",), ("read", "render", "mapgen"), ("engine",), ("check",), ("spec",),
-          ("rules",), ("write",), ("build",), ("scenarios",), ("cli",), ("lsp",)]
+          ("rules",), ("write",), ("build",), ("scenarios",), ("balance",), ("cli",), ("lsp",)]
 RANK = {folder: rank for rank, folders in enumerate(LAYERS) for folder in folders}
 
 

@@ -42,6 +42,7 @@ import games.strategy.net.Messengers;
 import games.strategy.net.websocket.ClientNetworkBridge;
 import games.strategy.triplea.ResourceLoader;
 import games.strategy.triplea.ai.fast.FastAi;
+import games.strategy.triplea.ai.pro.ProAi;
 import games.strategy.triplea.ai.weak.WeakAi;
 import games.strategy.triplea.delegate.PoliticsDelegate;
 import games.strategy.triplea.delegate.UserActionDelegate;
@@ -78,6 +79,7 @@ final class PlayMode {
     Integer untilRound;
     String untilStep;
     boolean history; // the report lists every history event
+    boolean roundStats; // the report gives each player's state at the end of every round (balance lab)
     // Players that do nothing but what their script says (and accept every proposal)
     final Map<String, Script> scripts = new LinkedHashMap<>();
 
@@ -97,6 +99,7 @@ final class PlayMode {
   private boolean started;
   private int stepsRun;
   private boolean aiRandomnessSeeded;
+  private RoundStats roundStats;
   private volatile boolean reported;
   private Thread watchdog; // stopped once the report is written: a serving JVM plays on
   private PlayerMessages messages;
@@ -166,6 +169,7 @@ final class PlayMode {
     game.setUpGameForRunningSteps();
     final GameSequence sequence = data.getSequence();
     startRound = sequence.getRound();
+    roundStats = options.roundStats ? new RoundStats(data) : null;
     started = true;
     long roundStart = System.nanoTime();
     while (sequence.getRound() < startRound + options.rounds) {
@@ -180,12 +184,18 @@ final class PlayMode {
       final GameStep step = sequence.getStep();
       log.setContext(round, step.getName());
       final List<String> scripted = scriptedActionsOf(step);
+      if (roundStats != null) {
+        roundStats.beforeStep(step);
+      }
       final long stepStart = System.nanoTime();
       try {
         game.runNextStep();
       } catch (final RuntimeException e) {
         log.record("fatal", unwrap(e));
         return "exception";
+      }
+      if (roundStats != null) {
+        roundStats.afterStep(step);
       }
       if (!scripted.isEmpty() && !scriptNotes.wasVisited(round, step.getName())) {
         // the engine skipped the step without asking the player: it offered none of the actions
@@ -199,6 +209,9 @@ final class PlayMode {
         final long now = System.nanoTime();
         roundSeconds.add((now - roundStart) / 1e9);
         roundStart = now;
+        if (roundStats != null) {
+          roundStats.endRound(round, true);
+        }
       }
     }
     return game.isGameOver() || !game.isGameSequenceRunning() ? "game over"
@@ -215,6 +228,8 @@ final class PlayMode {
     switch (chosen) {
       case "fast":
         return new FastAi(name, PlayerTypes.FAST_AI.getLabel());
+      case "hard":
+        return new ProAi(name, PlayerTypes.PRO_AI.getLabel());
       case "none":
         return new DoesNothingAi(name, PlayerTypes.DOES_NOTHING_PLAYER_LABEL);
       default:
@@ -490,6 +505,12 @@ final class PlayMode {
     report.put("switches", GameOutcome.switches(data));
     if (options.history) {
       report.put("history", GameOutcome.historyEvents(data, 20000));
+    }
+    if (roundStats != null) {
+      if (started && !"rounds".equals(stoppedBy)) {
+        roundStats.endRound(sequence.getRound(), false); // where a victory or a failure stopped the round
+      }
+      report.put("round_stats", roundStats.entries());
     }
     return report;
   }

@@ -1,0 +1,39 @@
+"""`odds`: the engine's battle calculator (1.9) on typical battles of the units a mod changes, before
+and after: armour attacking at 4 instead of 3 wins more often when it attacks and no more often
+when it defends; the same seed gives the same figures; nothing to calculate is TG604."""
+from __future__ import annotations
+
+import pytest
+
+from generator.balance.odds import changed_units, measure_odds
+from generator.balance.variants import spec_variants
+from generator.core.diagnostics import DiagnosticError
+from tests.conftest import REPO, requires_engine
+
+FIXTURES = REPO / "tests" / "fixtures" / "balance"
+
+
+def test_the_units_a_mod_changes_are_found_with_their_options():
+    mod, base = spec_variants(FIXTURES / "hex_strong_armour.yaml", None)
+    assert changed_units(mod, base) == {"armour": ["attack"]}
+
+
+def test_a_mod_that_changes_no_unit_and_no_battle_given_is_tg604():
+    mod, base = spec_variants(FIXTURES / "hex_reds_rich.yaml", None)
+    with pytest.raises(DiagnosticError) as caught:
+        measure_odds(mod, base, [])
+    assert caught.value.diagnostics[0].code == "TG604"
+
+
+@pytest.mark.engine
+@requires_engine
+def test_a_stronger_attack_wins_more_attacks_and_no_more_defences():
+    mod, base = spec_variants(FIXTURES / "hex_strong_armour.yaml", None)
+    given = "Reds|Blues|E6|armour=2|infantry=2"
+    data = measure_odds(mod, base, [given], seed=3, runs=400)
+    attack, defence, mine = data["battles"]
+    assert attack["battle"] == "Reds|Blues|Redhold|armour=5|infantry=10" and defence["why"].startswith("armour")
+    assert attack["mod"]["attacker_win"] > attack["base"]["attacker_win"]
+    assert defence["mod"] == defence["base"]  # armour defends as before: the same dice, the same battles
+    assert mine["why"] == "given" and mine["mod"]["runs"] == 400
+    assert measure_odds(mod, base, [given], seed=3, runs=400) == data  # repeatable
