@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from generator.model import game as m
+from generator.model.fields import yaml_items
 from generator.rules.steps import (PARTNER_PROPERTIES, TurnBlock, combine_turns, phase_of, reorder_turns,
                                    split_sequence, step_prefix, turn_of)
 from generator.spec.overlay import effective_attachment
@@ -304,8 +305,7 @@ class GameHelpers:
             name = prefix + step.name[len(old_prefix):]
             if name in names:
                 raise LookupError(f"the game already has a step named '{name}'; choose another step prefix")
-            copied.append({"name": name, "delegate": step.delegate, "player": player,
-                           "maxRunCount": step.max_run_count, "display": step.display,
+            copied.append({**dict(yaml_items(step)), "name": name, "player": player,
                            "properties": [(p.name, p.value) for p in step.properties
                                           if p.name not in PARTNER_PROPERTIES]})
         return copied
