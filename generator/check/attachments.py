@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from generator.check import numbers
-from generator.check.catalog import AttachmentClass, OptionSpec
-from generator.check.catalog.grammar import Problem, java_int
+from generator.catalog import AttachmentClass, OptionSpec
+from generator.catalog.grammar import Problem, java_int
 from generator.core.diagnostics import closest
 
 _DEFAULT_TYPE = "unitType"

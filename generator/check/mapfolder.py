@@ -30,7 +30,7 @@ from pathlib import Path
 
 from lxml import etree
 
-from generator.check.catalog.client import ClientRule, client_entry
+from generator.catalog.client import ClientRule, client_entry
 from generator.core.diagnostics import Collector, Diagnostic, DiagnosticError, Position, closest, display_path
 from generator.read.mapfiles import map_file_exists, read_map_file as read_file_below, refuse_link
 from generator.read.maplisting import listing_games

@@ -18,8 +18,8 @@ from pathlib import Path
 
 from lxml import etree
 
-from generator.check.catalog import load_catalog, normalise_engine
-from generator.check.catalog.grammar import is_bool, java_int
+from generator.catalog import load_catalog, normalise_engine
+from generator.catalog.grammar import is_bool, java_int
 from generator.core.diagnostics import Collector, Diagnostic, LazyHint, Position, closest, display_path
 from generator.check.schema import check_schema
 from generator.check.mapfolder import CODES as MAP_FOLDER_CODES

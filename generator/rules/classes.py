@@ -1,8 +1,8 @@
-"""Engine class names for macro templates, asked from the catalog (generator/check/catalog)
+"""Engine class names for macro templates, asked from the catalog (generator/catalog)
 rather than written out in each template: `javaClass="{{ java_class('RulesAttachment') }}"`."""
 from __future__ import annotations
 
-from generator.check.catalog import load_catalog
+from generator.catalog import load_catalog
 from generator.core.diagnostics import closest
 
 

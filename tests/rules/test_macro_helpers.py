@@ -117,7 +117,7 @@ def test_presence_entries_become_conditions_with_an_inverted_upper_bound():
 def test_class_names_come_from_the_catalog_not_from_the_templates():
     from conftest import REPO
 
-    from generator.check.catalog import load_catalog
+    from generator.catalog import load_catalog
     from generator.rules.classes import java_class
 
     assert java_class("TriggerAttachment") == f"{load_catalog().attachment_package}.TriggerAttachment"

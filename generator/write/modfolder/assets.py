@@ -9,8 +9,11 @@ from generator.model import game as m
 from generator.core.diagnostics import Diagnostic, Position
 from generator.model.units import unit_kinds, unit_options
 from generator.core.writer import safe_name
-from generator.write.modfolder.assetspec import ALREADY_THERE, NO_SOURCE_IMAGE, AssetSpec, Picture
+from generator.model.looks import AssetSpec, Picture
 from generator.write.modfolder.basefolder import BaseFolder
+
+NO_SOURCE_IMAGE = "TG453"  # an image drawn because no source image was found
+ALREADY_THERE = "TG456"  # the map folder has it already
 
 
 def _images():

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.core.datacache import load_yaml_text
-from generator.check.catalog.grammar import Checker, attachment_name_checker, compile_grammar
+from generator.catalog.grammar import Checker, attachment_name_checker, compile_grammar
 
 ENGINES = ("1.9", "current")
 _HERE = Path(__file__).parent
@@ -151,8 +151,8 @@ class Catalog:
         return None
 
 
-def _load_yaml(name: str) -> dict:
-    return load_yaml_text((_HERE / name).read_text(encoding="utf-8"))
+def _load_yaml(folder: Path, name: str) -> dict:
+    return load_yaml_text((folder / name).read_text(encoding="utf-8"))
 
 
 def _grammar(value) -> object:
@@ -191,10 +191,11 @@ def _prefix_tuple(value) -> tuple[str, ...]:
 
 
 @functools.cache
-def load_catalog() -> Catalog:
-    attachments = _load_yaml("attachments.yaml")
-    gameplay = _load_yaml("gameplay.yaml")
-    properties = _load_yaml("properties.yaml")
+def load_catalog(folder: Path = _HERE) -> Catalog:
+    """The catalog (of this package's YAML files; tests give a folder of their own)."""
+    attachments = _load_yaml(folder, "attachments.yaml")
+    gameplay = _load_yaml(folder, "gameplay.yaml")
+    properties = _load_yaml(folder, "properties.yaml")
 
     property_targets = {}
     for group, raw in attachments["property_targets"].items():

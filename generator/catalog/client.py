@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.core.datacache import load_yaml_text
-from generator.check.catalog import ENGINES
+from generator.catalog import ENGINES
 
 SEVERITIES = ("error", "warning", "none")
 ENGINE_ASSETS = "engine-assets:"  # marks a candidate searched in the engine's own assets folder
