@@ -9,7 +9,7 @@ import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.core.datacache import load_yaml_text
+from generator.catalog.shape import load_checked
 from generator.catalog.grammar import Checker, attachment_name_checker, compile_grammar
 
 ENGINES = ("1.9", "current")
@@ -152,7 +152,7 @@ class Catalog:
 
 
 def _load_yaml(folder: Path, name: str) -> dict:
-    return load_yaml_text((folder / name).read_text(encoding="utf-8"))
+    return load_checked(folder / name)
 
 
 def _grammar(value) -> object:
