@@ -262,6 +262,24 @@ class GameHelpers:
                 return step.name
         raise LookupError(f"the game has no {phase} step for {player}")
 
+    def turn_prefix(self, player: str, phase: str = "EndTurn") -> str:
+        """The step-name prefix of the player's turn ("germans" of germansEndTurn): its first step of
+        the phase without the phase's name. Step names a macro adds start with it."""
+        name = self.phase_step(player, phase)
+        return name[:len(name) - len(phase)]
+
+    def turn_steps(self) -> list[m.Step]:
+        """Every step of the players' turns, in order (set-up and end-of-round steps left out)."""
+        return [step for block in self.turn_blocks() for step in block.steps]
+
+    def turn_step_names(self) -> list[str]:
+        """The names of turn_steps()."""
+        return [step.name for step in self.turn_steps()]
+
+    def host_of(self, step: str) -> str:
+        """The player whose step of the players' turns it is ("" when no such step has a player)."""
+        return next((s.player or "" for s in reversed(self.turn_steps()) if s.name == step), "")
+
     def has_phase(self, player: str, phase: str) -> bool:
         try:
             self.phase_step(player, phase)

@@ -125,3 +125,32 @@ def test_class_names_come_from_the_catalog_not_from_the_templates():
         java_class("RuleAttachment")
     templates = sorted((REPO / "templates" / "rules").glob("*.j2"))
     assert templates and [p.name for p in templates if load_catalog().attachment_package in p.read_text()] == []
+
+
+def _helpers_of(steps: list[tuple[str, str | None]]):
+    from generator.model import game as m
+    from generator.rules.helpers import GameHelpers
+
+    game = m.Game(players=[m.Player("Germans"), m.Player("Russians")],
+                  steps=[m.Step(name, "d", player) for name, player in steps])
+    return GameHelpers(game)
+
+
+TURN_SEQUENCE = [("gameInitDelegate", None), ("germansPurchase", "Germans"), ("germansBattle", "Germans"),
+            ("germansEndTurn", "Germans"), ("russianPurchase", "Russians"), ("russianEndTurn", "Russians"),
+            ("endRound", None)]
+
+
+def test_the_turn_prefix_is_a_phase_step_without_its_phase():
+    """Macros used to slice it off by length ([:-7] of EndTurn, [:-8] of Purchase)."""
+    helpers = _helpers_of(TURN_SEQUENCE)
+    assert helpers.turn_prefix("Germans") == "germans"
+    assert helpers.turn_prefix("Russians", "Purchase") == "russian"
+
+
+def test_the_steps_of_the_turns_and_the_host_of_a_step():
+    helpers = _helpers_of(TURN_SEQUENCE)
+    assert helpers.turn_step_names() == [name for name, player in TURN_SEQUENCE if player]
+    assert [s.player for s in helpers.turn_steps()][:3] == ["Germans"] * 3
+    assert helpers.host_of("russianPurchase") == "Russians"
+    assert helpers.host_of("endRound") == "" and helpers.host_of("noSuchStep") == ""
