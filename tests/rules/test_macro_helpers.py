@@ -127,6 +127,22 @@ def test_class_names_come_from_the_catalog_not_from_the_templates():
     assert templates and [p.name for p in templates if load_catalog().attachment_package in p.read_text()] == []
 
 
+def test_an_attachment_takes_its_class_and_type_from_the_catalog():
+    """One spelling: {{ c.attachment("RulesAttachment", name, player) }}; no template writes a class's
+    javaClass and type= by hand (the two that copy an existing attachment's class excepted)."""
+    import re
+
+    from conftest import REPO
+
+    from generator.rules.classes import attachment_type
+
+    assert (attachment_type("RulesAttachment"), attachment_type("TerritoryEffectAttachment")) == \
+        ("player", "territoryEffect")
+    written = {path.name: re.findall(r'javaClass="\{\{ (?!copied\.|tech\.)[^"]*" type="\w+"', path.read_text())
+               for path in (REPO / "templates" / "rules").glob("*.j2") if path.name != "_common.j2"}
+    assert {name: found for name, found in written.items() if found} == {}
+
+
 def _helpers_of(steps: list[tuple[str, str | None]]):
     from generator.model import game as m
     from generator.rules.helpers import GameHelpers
