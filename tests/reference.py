@@ -63,3 +63,15 @@ def current_attachment_options() -> dict[str, set[str]]:
         current = re.sub(r"\(\+ legacy[^)]*\)|\(rejected\)", "", current)
         options[name] = {word.rstrip("*") for word in re.findall(r"[A-Za-z]+\*?", current)}
     return options
+
+
+def attachment_option_counts() -> dict[str, tuple[int, int]]:
+    """Attachment class -> (options of the current engine, options of 1.9), from attachments.md §1.7
+    (settable and rejected ones alike; legacy aliases and read-only properties left out)."""
+    text = ATTACHMENTS.read_text(encoding="utf-8")
+    table = text[text.index("### 1.7 Option counts"):text.index("## 2. Class tables")]
+    counts = {}
+    for cells in _table_rows(table):
+        if cells[0].endswith("Attachment"):
+            counts[cells[0]] = (int(re.match(r"\d+", cells[1]).group()), int(re.match(r"\d+", cells[2]).group()))
+    return counts

@@ -14,6 +14,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from generator.model import game as m
+from generator.model.fields import yaml_items
 from generator.model.compare import SECTION_BY_NAME, SECTIONS, Section, identities
 from generator.core.diagnostics import Collector, Diagnostic, Position, display_path
 from generator.spec.overlay import read_mod, rules_priced_by_cost, set_options
@@ -328,8 +329,7 @@ class _Extraction:
                 territory=new.territory, player=new.owner, unit=new.unit_type):
             return False
         value = scalar(new.quantity) if new.hits_taken is None and new.unit_damage is None else \
-            Flow((k, scalar(v)) for k, v in (("quantity", new.quantity), ("hitsTaken", new.hits_taken),
-                                             ("unitDamage", new.unit_damage)) if v is not None)
+            Flow((k, scalar(v)) for k, v in yaml_items(new, *m.UnitPlacement.COUNT_KEYS) if v is not None)
         if old is not None and (old.hits_taken, old.unit_damage) != (new.hits_taken, new.unit_damage) \
                 and (new.hits_taken is None or new.unit_damage is None):
             return False  # a value that goes away cannot be said by leaving it out

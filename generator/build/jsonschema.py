@@ -12,7 +12,7 @@ from pathlib import Path
 from generator.spec import declared as d
 from generator.spec.shapes import NAME
 from generator.rules import expand as rules
-from generator.write.modfolder import assetspec
+from generator.spec import assets as assetspec
 from generator.rules.macros import PARAM_TYPES, load_macros
 from generator.core.writer import write_file_atomically
 

@@ -17,7 +17,8 @@ from generator.core.gcpause import collector_paused
 from generator.core.diagnostics import Collector, Diagnostic, DiagnosticError, Position, display_path
 from generator.read.extras import apply_extras
 from generator.read.importer import import_xml_bytes
-from generator.write.modfolder.assetspec import AssetSpec, check_asset_names, read_assets
+from generator.model.looks import AssetSpec
+from generator.spec.assets import check_asset_names, read_assets
 from generator.write.modfolder.texts import unused_text_warnings
 from generator.spec.overlay import is_mod, read_mod
 from generator.render.templates import render_game_with_origins

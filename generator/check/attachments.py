@@ -11,8 +11,8 @@ from __future__ import annotations
 from lxml import etree
 
 from generator.check import numbers
-from generator.check.catalog import AttachmentClass, OptionSpec
-from generator.check.catalog.grammar import Problem, java_int
+from generator.catalog import AttachmentClass, OptionSpec
+from generator.catalog.grammar import Problem, java_int
 from generator.check.checkerstate import Attachment, CheckerState
 from generator.core.diagnostics import closest
 from generator.core.enginename import EngineName
@@ -276,7 +276,7 @@ class AttachmentChecks(CheckerState):
             return
         self.error("TG142", f"unknown option '{raw_name}' for {where}", element,
                    closest(name, cls.option_names(self.engine))
-                   or f"see the {cls.name} options in generator/check/catalog/attachments.yaml")
+                   or f"see the {cls.name} options in generator/catalog/attachments.yaml")
 
     def substitute_variables(self, text: str) -> str:
         for key, values in self.variables.items():

@@ -7,12 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
-from generator.check.catalog.grammar import NAME_KINDS
+from generator.catalog.grammar import NAME_KINDS
 from generator.core.diagnostics import Collector, LazyHint, Position, closest
 from generator.core.enginename import EngineName
 
 if TYPE_CHECKING:
-    from generator.check.catalog import Catalog
+    from generator.catalog import Catalog
 
 Element = Any  # lxml.etree._Element: lxml ships no type information
 

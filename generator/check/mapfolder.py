@@ -3,7 +3,7 @@ geometry files, map.yml, colours and flags of every player, an image for every
 (player, unit type) that can occur, an icon for every resource (current) and a large
 one for every resource players buy, and the texts of notifications, political and
 user actions. What each engine reads and what happens without it is
-generator/check/catalog/client.yaml; this module only decides what a game needs.
+generator/catalog/client.yaml; this module only decides what a game needs.
 
 Which (player, unit type) pairs can occur — the rule, documented in README:
   - the player starts with the unit (unitPlacement, heldUnits);
@@ -30,7 +30,7 @@ from pathlib import Path
 
 from lxml import etree
 
-from generator.check.catalog.client import ClientRule, client_entry
+from generator.catalog.client import ClientRule, client_entry
 from generator.core.diagnostics import Collector, Diagnostic, DiagnosticError, Position, closest, display_path
 from generator.read.mapfiles import map_file_exists, read_map_file as read_file_below, refuse_link
 from generator.read.maplisting import listing_games

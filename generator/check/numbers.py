@@ -4,7 +4,7 @@ the buyer). The ranges and what the engines do outside them live in the catalog 
 an attachment option, `production_numbers` in gameplay.yaml); this module only compares."""
 from __future__ import annotations
 
-from generator.check.catalog import Sensible
+from generator.catalog import Sensible
 
 DEFAULT_DICE_SIDES = 6  # both engines' GameParser, when the game has no <diceSides>
 

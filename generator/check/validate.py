@@ -18,8 +18,8 @@ from pathlib import Path
 
 from lxml import etree
 
-from generator.check.catalog import load_catalog, normalise_engine
-from generator.check.catalog.grammar import NAME_KINDS, is_bool, java_int
+from generator.catalog import load_catalog, normalise_engine
+from generator.catalog.grammar import NAME_KINDS, is_bool, java_int
 from generator.core.diagnostics import Collector, Diagnostic, LazyHint, Position, closest, display_path
 from generator.check.schema import check_schema
 from generator.check.mapfolder import MapFolder, check_map_folder, engine_assets_folder, read_map_file

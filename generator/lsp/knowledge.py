@@ -1,6 +1,6 @@
 """What the editor is told about the spec language, taken from where the build takes it: the key
 declarations (generator.spec.declared), the macro headers (generator.rules.macros), the option
-catalog (generator.check.catalog) and the code registry (generator.core.codes). Plain text and
+catalog (generator.catalog) and the code registry (generator.core.codes). Plain text and
 lists: the server (generator.lsp.server) turns them into LSP messages."""
 from __future__ import annotations
 
@@ -115,7 +115,7 @@ def value_kind(context: Context, macro) -> str | None:
 
 @lru_cache(maxsize=1)
 def catalog():
-    from generator.check.catalog import load_catalog
+    from generator.catalog import load_catalog
 
     return load_catalog()
 

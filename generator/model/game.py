@@ -4,14 +4,18 @@ element and attribute of both generations of the game XML.
 Values are kept as the exact strings the XML holds (``None`` = attribute absent),
 so that import followed by build is lossless. Optional container sections are
 ``None`` when the element is absent and a (possibly empty) list when present.
+Fields that are XML attributes declare it once with ``attribute`` (generator.model.fields):
+the importer, spec readers, YAML writer and templates take their attribute lists from there.
 Every entity may carry ``pos``: where it came from (a YAML or XML line), used by
 diagnostics; it never takes part in comparisons.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from generator.core.diagnostics import Position
+from generator.model.fields import FLAG, attribute
 
 ATTACHMENT_PACKAGE = "games.strategy.triplea.attachments."
 DELEGATE_PACKAGE = "games.strategy.triplea.delegate."
@@ -66,11 +70,11 @@ class Resource:
 
 @dataclass(slots=True)
 class Player:
-    name: str
-    optional: str | None = None
-    can_be_disabled: str | None = None
-    default_type: str | None = None
-    is_hidden: str | None = None
+    name: str = attribute("name", "its name (in the list form; the mapping form has it as the key)", required=True)
+    optional: str | None = attribute("optional", "the player may be left out", kind=FLAG)
+    can_be_disabled: str | None = attribute("canBeDisabled", "the player may be switched off", kind=FLAG)
+    default_type: str | None = attribute("defaultType", "who plays it by default (Human, AI, ...)")
+    is_hidden: str | None = attribute("isHidden", "hidden from the player list", kind=FLAG)
     pos: Position | None = _pos()
 
 
@@ -106,11 +110,11 @@ class StepProperty:
 
 @dataclass(slots=True)
 class Step:
-    name: str
-    delegate: str | None
-    player: str | None = None
-    max_run_count: str | None = None
-    display: str | None = None
+    name: str = attribute("name", "the step's name, e.g. germansPurchase", required=True)
+    delegate: str | None = attribute("delegate", "the delegate that runs it")
+    player: str | None = attribute("player", "the player whose step it is")
+    max_run_count: str | None = attribute("maxRunCount", "how often it runs (1 for the set-up steps)")
+    display: str | None = attribute("display", "the name the game shows")
     properties: list[StepProperty] = field(default_factory=list)
     pos: Position | None = _pos()
 
@@ -216,37 +220,41 @@ class TerritoryOwner:
 
 @dataclass(slots=True)
 class UnitPlacement:
-    unit_type: str
-    territory: str
-    quantity: str | None
-    owner: str | None = None
-    hits_taken: str | None = None
-    unit_damage: str | None = None
+    unit_type: str = attribute("unitType", "which unit type", required=True)
+    territory: str = attribute("territory", "where", required=True)
+    quantity: str | None = attribute("quantity", "how many")
+    owner: str | None = attribute("owner", "whose (none: nobody's)")
+    hits_taken: str | None = attribute("hitsTaken", "damage taken")
+    unit_damage: str | None = attribute("unitDamage", "bombing damage")
+    # The spec's list form names the place first; its grouped form (territory → owner → unit type) holds the rest.
+    SPEC_ORDER: ClassVar[tuple[str, ...]] = ("territory", "owner", "unitType", "quantity", "hitsTaken", "unitDamage")
+    COUNT_KEYS: ClassVar[tuple[str, ...]] = ("quantity", "hitsTaken", "unitDamage")
     pos: Position | None = _pos()
 
 
 @dataclass(slots=True)
 class HeldUnits:
-    unit_type: str
-    player: str
-    quantity: str | None
+    unit_type: str = attribute("unitType", "which unit type", required=True)
+    player: str = attribute("player", "whose", required=True)
+    quantity: str | None = attribute("quantity", "how many")
+    SPEC_ORDER: ClassVar[tuple[str, ...]] = ("player", "unitType", "quantity")  # the spec names the player first
     pos: Position | None = _pos()
 
 
 @dataclass(slots=True)
 class ResourceGiven:
-    player: str
-    resource: str
-    quantity: str | None
+    player: str = attribute("player", "whose", required=True)
+    resource: str = attribute("resource", "which resource", required=True)
+    quantity: str | None = attribute("quantity", "how much")
     pos: Position | None = _pos()
 
 
 @dataclass(slots=True)
 class Relationship:
-    player1: str
-    player2: str
-    type: str
-    round_value: str | None
+    player1: str = attribute("player1", "one player", required=True)
+    player2: str = attribute("player2", "the other", required=True)
+    type: str = attribute("type", "the relationship type", required=True)
+    round_value: str | None = attribute("roundValue", "since which round")
     pos: Position | None = _pos()
 
 
@@ -340,3 +348,8 @@ class Game:
         if prop is None:
             return None
         return prop.value if prop.value is not None else prop.text
+
+
+# The XML element each class declaring its attributes (generator.model.fields) is read from and written as.
+ELEMENT_CLASSES = {"player": Player, "step": Step, "unitPlacement": UnitPlacement, "heldUnits": HeldUnits,
+                   "resourceGiven": ResourceGiven, "relationship": Relationship}

@@ -8,6 +8,7 @@ from __future__ import annotations
 from lxml import etree
 
 from generator.model import game as m
+from generator.model.fields import from_xml, required_xml_names, xml_names
 from generator.core.diagnostics import Collector, Diagnostic, Position, display_path
 from generator.core.progress import progress
 from generator.read.extras import collect_extras
@@ -26,13 +27,11 @@ _KNOWN_ATTRIBUTES = {
     "connection": {"t1", "t2"},
     "remove-connection": {"t1", "t2"},
     "resource": {"name", "isDisplayedFor"},
-    "player": {"name", "optional", "canBeDisabled", "defaultType", "isHidden"},
     "alliance": {"player", "alliance"},
     "unit": {"name"},
     "relationshipType": {"name"},
     "territoryEffect": {"name"},
     "delegate": {"name", "javaClass", "display"},
-    "step": {"name", "delegate", "player", "maxRunCount", "display"},
     "stepProperty": {"name", "value"},
     "offset": {"round"},
     "productionRule": {"name"},
@@ -53,10 +52,6 @@ _KNOWN_ATTRIBUTES = {
     "attatchment": {"name", "attatchTo", "attachTo", "javaClass", "type", "foreach"},
     "option": {"name", "value", "count"},
     "territoryOwner": {"territory", "owner"},
-    "unitPlacement": {"unitType", "territory", "quantity", "owner", "hitsTaken", "unitDamage"},
-    "heldUnits": {"unitType", "player", "quantity"},
-    "resourceGiven": {"player", "resource", "quantity"},
-    "relationship": {"player1", "player2", "type", "roundValue"},
     "property": {"name", "value", "editable", "player", "min", "max"},
     "number": {"min", "max"},
     "list": {"values"},
@@ -69,18 +64,19 @@ _ALL_ATTRIBUTES = frozenset({"grid", *_PROPERTY_TYPES})
 _REQUIRED_ATTRIBUTES = {
     "loader": ("javaClass",), "diceSides": ("value",), "variable": ("name",), "element": ("name",),
     "territory": ("name",), "connection": ("t1", "t2"), "remove-connection": ("t1", "t2"), "resource": ("name",),
-    "player": ("name",), "alliance": ("player", "alliance"), "unit": ("name",), "relationshipType": ("name",),
-    "territoryEffect": ("name",), "delegate": ("name", "javaClass"), "offset": ("round",), "step": ("name",),
+    "alliance": ("player", "alliance"), "unit": ("name",), "relationshipType": ("name",),
+    "territoryEffect": ("name",), "delegate": ("name", "javaClass"), "offset": ("round",),
     "stepProperty": ("name",), "productionRule": ("name",), "repairRule": ("name",), "cost": ("resource",),
     "result": ("resourceOrUnit",), "productionFrontier": ("name",), "repairFrontier": ("name",),
     "frontierRules": ("name",), "repairRules": ("name",), "playerProduction": ("player", "frontier"),
     "playerRepair": ("player", "frontier"), "techname": ("name",), "playerTech": ("player",),
     "category": ("name",), "tech": ("name",), "attachment": ("name", "attachTo", "javaClass"),
     "attatchment": ("name", "attatchTo", "javaClass"), "option": ("name",),
-    "territoryOwner": ("territory", "owner"), "unitPlacement": ("unitType", "territory"),
-    "heldUnits": ("unitType", "player"), "resourceGiven": ("player", "resource"),
-    "relationship": ("player1", "player2", "type"), "property": ("name",),
+    "territoryOwner": ("territory", "owner"), "property": ("name",),
 }
+# Elements whose attributes the model declares (generator.model.fields): their lists come from there.
+_KNOWN_ATTRIBUTES.update({tag: xml_names(cls) for tag, cls in m.ELEMENT_CLASSES.items()})
+_REQUIRED_ATTRIBUTES.update({tag: required_xml_names(cls) for tag, cls in m.ELEMENT_CLASSES.items()})
 _KNOWN_ATTRIBUTES["attachment"] = {"name", "attachTo", "javaClass", "type", "foreach"}
 _KNOWN_ATTRIBUTES["attatchment"] = {"name", "attatchTo", "javaClass", "type", "foreach"}
 
@@ -261,9 +257,7 @@ def _read_resources(r: XmlReader, e, game: m.Game) -> None:
 def _read_players(r: XmlReader, e, game: m.Game) -> None:
     for child in r.children(e, "player", "alliance"):
         if child.tag == "player":
-            game.players.append(m.Player(
-                r.required(child, "name"), child.get("optional"), child.get("canBeDisabled"),
-                child.get("defaultType"), child.get("isHidden"), r.pos(child)))
+            game.players.append(from_xml(m.Player, child, r.required, pos=r.pos(child)))
         else:
             game.alliances.append(m.Alliance(r.required(child, "player"), r.required(child, "alliance"), r.pos(child)))
 
@@ -296,9 +290,7 @@ def read_gameplay(r: XmlReader, e, game: m.Game) -> None:
             for step in r.children(child, "step"):
                 properties = [m.StepProperty(r.required(p, "name"), p.get("value"), r.pos(p))
                               for p in r.children(step, "stepProperty")]
-                game.steps.append(m.Step(
-                    r.required(step, "name"), step.get("delegate"), step.get("player"),
-                    step.get("maxRunCount"), step.get("display"), properties, r.pos(step)))
+                game.steps.append(from_xml(m.Step, step, r.required, properties=properties, pos=r.pos(step)))
 
 
 def _read_rule(r: XmlReader, e) -> m.ProductionRule:
@@ -375,23 +367,17 @@ def _read_initialize(r: XmlReader, e, game: m.Game) -> None:
             init.units = init.units or []
             for u in r.children(child, "unitPlacement", "heldUnits"):
                 if u.tag == "heldUnits":
-                    init.held_units.append(m.HeldUnits(
-                        r.required(u, "unitType"), r.required(u, "player"), u.get("quantity"), r.pos(u)))
+                    init.held_units.append(from_xml(m.HeldUnits, u, r.required, pos=r.pos(u)))
                 else:
-                    init.units.append(m.UnitPlacement(
-                        r.required(u, "unitType"), r.required(u, "territory"), u.get("quantity"), u.get("owner"),
-                        u.get("hitsTaken"), u.get("unitDamage"), r.pos(u)))
+                    init.units.append(from_xml(m.UnitPlacement, u, r.required, pos=r.pos(u)))
         elif child.tag == "resourceInitialize":
             init.resources = init.resources or []
             for g in r.children(child, "resourceGiven"):
-                init.resources.append(m.ResourceGiven(
-                    r.required(g, "player"), r.required(g, "resource"), g.get("quantity"), r.pos(g)))
+                init.resources.append(from_xml(m.ResourceGiven, g, r.required, pos=r.pos(g)))
         else:
             init.relationships = init.relationships or []
             for rel in r.children(child, "relationship"):
-                init.relationships.append(m.Relationship(
-                    r.required(rel, "player1"), r.required(rel, "player2"), r.required(rel, "type"),
-                    rel.get("roundValue"), r.pos(rel)))
+                init.relationships.append(from_xml(m.Relationship, rel, r.required, pos=r.pos(rel)))
 
 
 def _read_properties(r: XmlReader, e, game: m.Game) -> None:

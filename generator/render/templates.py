@@ -26,6 +26,7 @@ from markupsafe import Markup
 from generator.model import game as model
 from generator.core.datacache import cache_folder
 from generator.core.diagnostics import Position
+from generator.model.fields import xml_items
 from generator.model.game import Game
 from generator.render.sandbox import CODE_STAMP, BoundedSandbox
 
@@ -59,6 +60,11 @@ def xml_attributes(**attributes: str | None) -> Markup:
     """` name="value"` for every attribute that is present (None means absent)."""
     return Markup("".join(
         f' {name}="{escape_attribute(value)}"' for name, value in attributes.items() if value is not None))
+
+
+def model_attributes(entity) -> Markup:
+    """The XML attributes an entity's model class declares (generator.model.fields), in their order."""
+    return xml_attributes(**dict(xml_items(entity)))
 
 
 # The positions of the entities marked so far in the current render_game_with_origins (None: not recording).
@@ -151,7 +157,7 @@ def _game_environment() -> jinja2.Environment:
     """For the shipped templates/game/ only (render_game); nothing a spec brings is loaded here."""
     env = jinja2.Environment(bytecode_cache=_bytecode_cache("plain"), loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR)),
                              **_OPTIONS)
-    env.globals.update(attrs=xml_attributes, cdata=cdata)
+    env.globals.update(attrs=xml_attributes, model_attrs=model_attributes, cdata=cdata)
     env.filters["option_attributes"] = option_attributes
     env.filters["origin"] = origin
     return env

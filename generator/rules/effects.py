@@ -7,7 +7,7 @@ belongs is taken as a list of one. Options are (name, value, count) with count N
 the option has none."""
 from __future__ import annotations
 
-from generator.check.catalog import load_catalog
+from generator.catalog import load_catalog
 from generator.rules.naming import identifier
 
 Option = tuple[str, object, object]

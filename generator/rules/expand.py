@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -30,6 +29,7 @@ import jinja2
 from lxml import etree
 
 from generator.model import game as m
+from generator.model.rulerecord import RuleRecord
 from generator.core.diagnostics import Collector, DiagnosticError, Position, closest, closest_name
 from generator.rules.fragments import merge_fragment, order_attachments
 from generator.rules.macros import (Macro, MacroError, NameIndex, check_value, identifier, load_macros,
@@ -46,25 +46,6 @@ RULE_OVERLAY_KEYS = ("remove", "add", "change")  # a rule may carry the static c
 STATUSES = ("enforced", "partial", "notes")
 _RANGE = re.compile(r"\A(-?\d{1,18})\.\.(-?\d{1,18})\Z")  # longer numbers are no range (and no int)
 MAX_LOOP_ITERATIONS = 10_000
-
-
-@dataclass
-class RuleRecord:
-    """What the notes and the coverage report say about one rule."""
-
-    id: str
-    text: str
-    status: str
-    macro: str | None
-    note: str
-    pos: Position
-    generated: list[str] = field(default_factory=list)  # names of the attachments it produced
-    details: list[str] = field(default_factory=list)  # what the macros say players should know
-    fragments: list[str] = field(default_factory=list, repr=False)  # rendered XML, one per loop iteration
-
-    def as_json(self) -> dict:
-        return {"id": self.id, "text": self.text, "status": self.status, "macro": self.macro, "note": self.note,
-                "details": self.details, "generated": self.generated, "line": self.pos.line}
 
 
 def expand_rules(data, game: m.Game, source: str, spec_dir: Path, collector: Collector,

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from generator.model import game as m
+from generator.model.fields import yaml_items
 from generator.rules.steps import (PARTNER_PROPERTIES, TurnBlock, combine_turns, phase_of, reorder_turns,
                                    split_sequence, step_prefix, turn_of)
 from generator.spec.overlay import effective_attachment
@@ -278,6 +279,24 @@ class GameHelpers:
                 return step.name
         raise LookupError(f"the game has no {phase} step for {player}")
 
+    def turn_prefix(self, player: str, phase: str = "EndTurn") -> str:
+        """The step-name prefix of the player's turn ("germans" of germansEndTurn): its first step of
+        the phase without the phase's name. Step names a macro adds start with it."""
+        name = self.phase_step(player, phase)
+        return name[:len(name) - len(phase)]
+
+    def turn_steps(self) -> list[m.Step]:
+        """Every step of the players' turns, in order (set-up and end-of-round steps left out)."""
+        return [step for block in self.turn_blocks() for step in block.steps]
+
+    def turn_step_names(self) -> list[str]:
+        """The names of turn_steps()."""
+        return [step.name for step in self.turn_steps()]
+
+    def host_of(self, step: str) -> str:
+        """The player whose step of the players' turns it is ("" when no such step has a player)."""
+        return next((s.player or "" for s in reversed(self.turn_steps()) if s.name == step), "")
+
     def has_phase(self, player: str, phase: str) -> bool:
         try:
             self.phase_step(player, phase)
@@ -321,8 +340,7 @@ class GameHelpers:
             name = prefix + step.name[len(old_prefix):]
             if name in names:
                 raise LookupError(f"the game already has a step named '{name}'; choose another step prefix")
-            copied.append({"name": name, "delegate": step.delegate, "player": player,
-                           "maxRunCount": step.max_run_count, "display": step.display,
+            copied.append({**dict(yaml_items(step)), "name": name, "player": player,
                            "properties": [(p.name, p.value) for p in step.properties
                                           if p.name not in PARTNER_PROPERTIES]})
         return copied

@@ -50,7 +50,7 @@ from generator.read import yamlmessages
 from generator.core.diagnostics import Position, closest, display_path
 from generator.render.templates import TEMPLATES_DIR, environment
 from generator.rules import effects
-from generator.rules.classes import java_class
+from generator.rules.classes import attachment_type, java_class
 # re-exported: what the rest of the package imports from here
 from generator.rules.naming import identifier  # noqa: F401
 from generator.rules.params import NO_DEFAULT, PARAM_TYPES, NameIndex, Param, check_value  # noqa: F401
@@ -295,4 +295,4 @@ def macro_environment(folder: Path) -> jinja2.Environment:
 def template_functions() -> dict:
     """The functions every macro template may call besides `game.*` (README: Macro helper API)."""
     return {"effect_options": effects.effect_options, "presence_conditions": effects.presence_conditions,
-            "presence_names": effects.presence_names, "java_class": java_class}
+            "presence_names": effects.presence_names, "java_class": java_class, "attachment_type": attachment_type}

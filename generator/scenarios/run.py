@@ -164,7 +164,7 @@ def _comparable(game):
     import copy
     import dataclasses
 
-    from generator.check.catalog import load_catalog
+    from generator.catalog import load_catalog
 
     classes = load_catalog().classes
 

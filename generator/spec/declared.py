@@ -13,7 +13,10 @@ import re
 import sys
 from pathlib import Path
 
+from generator.model import fields
+from generator.model import game as m
 from generator.model.compare import SECTION_BY_NAME
+from generator.model.fields import attribute_named, attributes_of
 from generator.model.rename import KINDS
 from generator.spec.shapes import (FLAG, FULL_GAME, MOD, NAME, NAMES, PAIR, TEXT, VALUE, Free, Key, Keyed, ListOf,
                                    MapOf, OneOf, Section, Value)
@@ -23,6 +26,14 @@ from generator.core.enginename import ENGINE_NAMES
 
 def _section(name: str, doc: str, *keys: Key, form: str = FULL_GAME) -> Section:
     return Section(name, doc, keys, form)
+
+
+def _attributes(cls, *names: str, required: tuple[str, ...] = ()) -> tuple[Key, ...]:
+    """Keys that are XML attributes of a model class: their kind and doc come from the model
+    (generator.model.fields), in the order given here (the order hints and the README list them)."""
+    chosen = [attribute_named(cls, name) for name in names] if names else attributes_of(cls)
+    return tuple(Key(a.yaml, FLAG if a.kind == fields.FLAG else VALUE, a.doc, required=a.yaml in required)
+                 for a in chosen)
 
 
 def _scalars(*names: str) -> tuple[Key, ...]:
@@ -47,23 +58,14 @@ TERRITORY = _section("territory", "a territory: {} or {water: true}",
 RESOURCE = _section("resource", "a resource such as PUs",
                     LIST_NAME,
                     Key("isDisplayedFor", VALUE, "players that see it, separated by ':'"))
-PLAYER = _section("player", "a player",
-                  LIST_NAME,
-                  Key("optional", FLAG, "the player may be left out"),
-                  Key("canBeDisabled", FLAG, "the player may be switched off"),
-                  Key("defaultType", VALUE, "who plays it by default (Human, AI, ...)"),
-                  Key("isHidden", FLAG, "hidden from the player list"))
+PLAYER = _section("player", "a player", *_attributes(m.Player))
 DELEGATE = _section("delegate", "a delegate: the engine class that runs a kind of step",
                     LIST_NAME,
                     Key("class", VALUE, "the short class name, e.g. MoveDelegate"),
                     Key("javaClass", VALUE, "any other class name, verbatim"),
                     Key("display", VALUE, "the name the game shows"))
 STEP = _section("step", "one step of the turn sequence",
-                Key("name", VALUE, "the step's name, e.g. germansPurchase", required=True),
-                Key("delegate", VALUE, "the delegate that runs it"),
-                Key("player", VALUE, "the player whose step it is"),
-                Key("maxRunCount", VALUE, "how often it runs (1 for the set-up steps)"),
-                Key("display", VALUE, "the name the game shows"),
+                *_attributes(m.Step, required=("name",)),
                 Key("properties", Keyed(VALUE), "step properties: name → value"))
 AMOUNTS = Keyed(VALUE, "unit type or resource")
 PRODUCTION_RULE = _section("productionRule", "a production or repair rule",
@@ -109,21 +111,14 @@ ATTACHMENT = _section("attachment", "an attachment: name, attachTo, class (short
                                                             what="list of one-key mappings (keeps the exact order)"))),
                           "option: value, exactly as TripleA names them; {value, count} for a count"))
 UNIT_PLACEMENT = _section("unitPlacement", "starting units, in the list form",
-                          Key("territory", VALUE, "where"), Key("owner", VALUE, "whose (none: nobody's)"),
-                          Key("unitType", VALUE, "which unit type"), Key("quantity", VALUE, "how many"),
-                          Key("hitsTaken", VALUE, "damage taken"), Key("unitDamage", VALUE, "bombing damage"))
+                          *_attributes(m.UnitPlacement, *m.UnitPlacement.SPEC_ORDER))
 UNIT_COUNT = _section("unitCount", "starting units of one type, with damage",
-                      Key("quantity", VALUE, "how many"), Key("hitsTaken", VALUE, "damage taken"),
-                      Key("unitDamage", VALUE, "bombing damage"))
+                      *_attributes(m.UnitPlacement, *m.UnitPlacement.COUNT_KEYS))
 HELD_UNITS = _section("heldUnits", "units a player holds, not yet placed",
-                      Key("player", VALUE, "whose"), Key("unitType", VALUE, "which unit type"),
-                      Key("quantity", VALUE, "how many"))
-RESOURCE_GIVEN = _section("resourceGiven", "starting resources, in the list form",
-                          Key("player", VALUE, "whose"), Key("resource", VALUE, "which resource"),
-                          Key("quantity", VALUE, "how much"))
+                      *_attributes(m.HeldUnits, *m.HeldUnits.SPEC_ORDER))
+RESOURCE_GIVEN = _section("resourceGiven", "starting resources, in the list form", *_attributes(m.ResourceGiven))
 RELATIONSHIP = _section("relationship", "a starting relationship ([player1, player2, type, roundValue] too)",
-                        Key("player1", VALUE, "one player"), Key("player2", VALUE, "the other"),
-                        Key("type", VALUE, "the relationship type"), Key("roundValue", VALUE, "since which round"))
+                        *_attributes(m.Relationship))
 UNIT_COUNTS = MapOf(MapOf(MapOf(OneOf((VALUE, UNIT_COUNT)), "unit type", nullable=True), "owner", nullable=True),
                     "territory")
 RESOURCE_COUNTS = MapOf(MapOf(VALUE, "resource", nullable=True), "player")

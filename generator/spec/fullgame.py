@@ -6,6 +6,7 @@ names) and builds the game model; every model entity keeps its YAML position."""
 from __future__ import annotations
 
 from generator.model import game as m
+from generator.model.fields import from_fields
 from generator.core.diagnostics import Collector, DiagnosticError, Position
 from generator.read.extras import parse_fragment
 from generator.read.safexml import is_bare_file_name
@@ -54,8 +55,7 @@ def read_game(data: Raw, source: str, collector: Collector, what: str = "the spe
                                                                       "name")]
     for name, body, pos in r.entries(top.get("players"), "players", at("players"), "name"):
         f = r.fields(body, f"player {name}", pos, d.PLAYER)
-        game.players.append(m.Player(name, f.get("optional"), f.get("canBeDisabled"), f.get("defaultType"),
-                                     f.get("isHidden"), pos))
+        game.players.append(from_fields(m.Player, f, name=name, pos=pos))
     _read_alliances(r, top.get("alliances"), at("alliances"), game)
     for key, attr in (("units", "units"), ("relationshipTypes", "relationship_types"),
                       ("territoryEffects", "territory_effects")):
@@ -189,8 +189,7 @@ def read_steps(r: SpecReader, data: Raw, pos: Position) -> list[m.Step]:
             m.StepProperty(name, r.text(value[1] if isinstance(value, list) else value, f"step property {name}", ppos),
                            ppos)
             for name, value, ppos in r.entries(f.get("properties"), "step properties", spos, "name")]
-        steps.append(m.Step(f.get("name") or "", f.get("delegate"), f.get("player"), f.get("maxRunCount"),
-                            f.get("display"), properties, spos))
+        steps.append(from_fields(m.Step, f, properties=properties, pos=spos))
     return steps
 
 
@@ -341,7 +340,7 @@ def _read_initialize(r: SpecReader, data: Raw, pos: Position) -> m.Initialize | 
     for _index, body in enumerate(r.sequence(section.get("heldUnits"), "heldUnits", at("heldUnits")) or []):
         hpos = r.pos(body, at("heldUnits"))
         f = r.fields(body, "heldUnits entry", hpos, d.HELD_UNITS)
-        init.held_units.append(m.HeldUnits(f.get("unitType") or "", f.get("player") or "", f.get("quantity"), hpos))
+        init.held_units.append(from_fields(m.HeldUnits, f, pos=hpos))
     if "resources" in section:
         init.resources = _read_resources_given(r, section["resources"], at("resources"))
     if "relationships" in section:
@@ -350,8 +349,7 @@ def _read_initialize(r: SpecReader, data: Raw, pos: Position) -> m.Initialize | 
         for index, item in enumerate(seq):
             rpos = seq.position_of(index)
             f = r.fields(item, "relationship", rpos, d.RELATIONSHIP, positional=True)
-            init.relationships.append(m.Relationship(f.get("player1") or "", f.get("player2") or "",
-                                                     f.get("type") or "", f.get("roundValue"), rpos))
+            init.relationships.append(from_fields(m.Relationship, f, pos=rpos))
     return init
 
 
@@ -362,8 +360,7 @@ def _read_placements(r: SpecReader, data: Raw, pos: Position) -> list[m.UnitPlac
         for index, body in enumerate(data):
             upos = r.pos(body, data.position_of(index))
             f = r.fields(body, "unit placement", upos, keys)
-            placements.append(m.UnitPlacement(f.get("unitType") or "", f.get("territory") or "", f.get("quantity"),
-                                              f.get("owner"), f.get("hitsTaken"), f.get("unitDamage"), upos))
+            placements.append(from_fields(m.UnitPlacement, f, pos=upos))
         return placements
     territories = r.mapping(data, "initialize units", pos)
     for territory, owners in (territories or {}).items():
@@ -378,10 +375,9 @@ def _read_placements(r: SpecReader, data: Raw, pos: Position) -> list[m.UnitPlac
                     f = r.fields(value, f"{unit_type} in {territory}", upos, d.UNIT_COUNT)
                 else:
                     f = {"quantity": r.text(value, f"quantity of {unit_type} in {territory}", upos)}
-                placements.append(m.UnitPlacement(
-                    str(unit_type), str(territory), f.get("quantity"),
-                    None if owner is None else r.text(owner, "owner", opos), f.get("hitsTaken"),
-                    f.get("unitDamage"), upos))
+                placements.append(from_fields(
+                    m.UnitPlacement, f, unit_type=str(unit_type), territory=str(territory),
+                    owner=None if owner is None else r.text(owner, "owner", opos), pos=upos))
     return placements
 
 
@@ -391,7 +387,7 @@ def _read_resources_given(r: SpecReader, data: Raw, pos: Position) -> list[m.Res
         for index, body in enumerate(data):
             gpos = r.pos(body, data.position_of(index))
             f = r.fields(body, "resource given", gpos, d.RESOURCE_GIVEN)
-            given.append(m.ResourceGiven(f.get("player") or "", f.get("resource") or "", f.get("quantity"), gpos))
+            given.append(from_fields(m.ResourceGiven, f, pos=gpos))
         return given
     players = r.mapping(data, "initialize resources", pos)
     for player, resources in (players or {}).items():

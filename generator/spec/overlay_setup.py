@@ -19,6 +19,7 @@ an error at its YAML line with the closest existing name as a hint."""
 from __future__ import annotations
 
 from generator.model import game as m
+from generator.model.fields import from_fields
 from generator.core.diagnostics import Position, closest
 from generator.model.rename import KINDS, existing_names, rename
 from generator.read.yamlio import LocatedDict
@@ -151,8 +152,8 @@ class SetupChanges:
                         f = r.fields(value, f"{unit} in {territory}", upos, d.UNIT_COUNT)
                     else:
                         f = {"quantity": r.text(value, f"quantity of {unit} in {territory}", upos)}
-                    self._replace_units(init, m.UnitPlacement(str(unit), str(territory), f.get("quantity"), owner_name,
-                                                              f.get("hitsTaken"), f.get("unitDamage"), upos))
+                    self._replace_units(init, from_fields(m.UnitPlacement, f, unit_type=str(unit),
+                                                          territory=str(territory), owner=owner_name, pos=upos))
 
     @staticmethod
     def _replace_units(init: m.Initialize, placement: m.UnitPlacement) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from generator.render.templates import environment
-from generator.rules.expand import RuleRecord
+from generator.model.rulerecord import RuleRecord
 
 STATUS_LABELS = {"enforced": "enforced", "partial": "partly enforced", "notes": "not enforced"}
 # Row colours in the notes table (TripleA shows notes with Swing's HTML 3.2, which knows bgcolor).

@@ -11,6 +11,7 @@ import re
 import yaml
 
 from generator.model import game as m
+from generator.model.fields import yaml_items
 
 _Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 _CANONICAL_INT = re.compile(r"-?(0|[1-9][0-9]{0,17})\Z")
@@ -144,8 +145,7 @@ def _property(p: m.Property) -> dict:
 
 
 def _step(s: m.Step) -> dict:
-    data = _present(name=s.name, delegate=s.delegate, player=s.player, maxRunCount=s.max_run_count,
-                    display=s.display)
+    data = _present(**dict(yaml_items(s)))
     if s.properties:
         data["properties"] = _keyed(s.properties, lambda p: p.name, lambda p: scalar(p.value) if p.value is not None
                                     else None, lambda p: FlowList([p.name, p.value]))
@@ -192,7 +192,7 @@ def _technology(t: m.Technology) -> dict:
 def _placement_value(u: m.UnitPlacement):
     if u.hits_taken is None and u.unit_damage is None and u.quantity is not None:
         return scalar(u.quantity)
-    return _present(quantity=u.quantity, hitsTaken=u.hits_taken, unitDamage=u.unit_damage)
+    return _present(**dict(yaml_items(u, *m.UnitPlacement.COUNT_KEYS)))
 
 
 def _initialize(init: m.Initialize) -> dict:
@@ -203,16 +203,14 @@ def _initialize(init: m.Initialize) -> dict:
     if init.units is not None:
         grouped = _grouped_placements(init.units)
         data["units"] = grouped if grouped is not None else [
-            _present(territory=u.territory, owner=u.owner, unitType=u.unit_type, quantity=u.quantity,
-                     hitsTaken=u.hits_taken, unitDamage=u.unit_damage) for u in init.units]
+            _present(**dict(yaml_items(u, *m.UnitPlacement.SPEC_ORDER))) for u in init.units]
     if init.held_units:
-        data["heldUnits"] = [_present(player=h.player, unitType=h.unit_type, quantity=h.quantity)
-                             for h in init.held_units]
+        data["heldUnits"] = [_present(**dict(yaml_items(h, *m.HeldUnits.SPEC_ORDER))) for h in init.held_units]
     if init.resources is not None:
         grouped = _grouped(init.resources, lambda g: g.player, lambda g: g.resource,
                            lambda g: scalar(g.quantity) if g.quantity is not None else None)
         data["resources"] = grouped if grouped is not None else [
-            _present(player=g.player, resource=g.resource, quantity=g.quantity) for g in init.resources]
+            _present(**dict(yaml_items(g))) for g in init.resources]
     if init.relationships is not None:
         data["relationships"] = [
             FlowList([r.player1, r.player2, r.type] + ([scalar(r.round_value)] if r.round_value is not None else []))
@@ -273,10 +271,9 @@ def game_to_data(game: m.Game) -> dict:
     if game.resources is not None:
         data["resources"] = _keyed(game.resources, lambda r: r.name, lambda r: _present(isDisplayedFor=r.is_displayed_for),
                                    lambda r: _present(name=r.name, isDisplayedFor=r.is_displayed_for))
-    data["players"] = _keyed(game.players, lambda p: p.name, lambda p: _present(
-        optional=p.optional, canBeDisabled=p.can_be_disabled, defaultType=p.default_type, isHidden=p.is_hidden),
-        lambda p: _present(name=p.name, optional=p.optional, canBeDisabled=p.can_be_disabled,
-                           defaultType=p.default_type, isHidden=p.is_hidden))
+    data["players"] = _keyed(game.players, lambda p: p.name,
+                             lambda p: _present(**{k: v for k, v in yaml_items(p) if k != "name"}),
+                             lambda p: _present(**dict(yaml_items(p))))
     data["alliances"] = _alliances(game.alliances)
     for key, items in (("units", game.units), ("relationshipTypes", game.relationship_types),
                        ("territoryEffects", game.territory_effects)):

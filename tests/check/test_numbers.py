@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from conftest import PLAIN_GAME
-from generator.check.catalog import load_catalog
+from generator.catalog import load_catalog
 from generator.cli.main import main
 
 

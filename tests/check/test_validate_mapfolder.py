@@ -1,12 +1,12 @@
 """validate --map-dir / build: the game checked against the map folder as each desktop client
-reads it (generator/check/mapfolder.py, facts in generator/check/catalog/client.yaml)."""
+reads it (generator/check/mapfolder.py, facts in generator/catalog/client.yaml)."""
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
 
-from generator.check.catalog.client import load_client_catalog
+from generator.catalog.client import load_client_catalog
 from generator.cli.main import main
 from generator.check.validate import validate_file
 

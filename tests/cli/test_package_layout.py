@@ -11,9 +11,16 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[2] / "generator"
 
-# From the bottom up; a folder may import its own folder and any folder before it in this list.
-LAYERS = [("core",), ("model",), ("read", "render", "mapgen"), ("engine",), ("check",), ("spec",),
-          ("rules",), ("write",), ("build",), ("scenarios",), ("balance",), ("cli",), ("lsp",)]
+# The data flow, from the bottom up; a folder may import its own folder and any folder before it.
+# Beneath every stage: `core` (diagnostics, caches), the engines' facts (`catalog`) and the data that
+# flows (`model`), with the tools of every stage (`render`'s templates, `mapgen`'s geometry, the
+# `engine` installs). Then a spec goes read → spec and overlays → rules and macros → check → write
+# → package (`build`), played by `scenarios`, driven by `cli`. Nothing downstream is imported
+# upstream: `write` reads no spec and expands no rule, the load phase (`spec`) knows no map folder.
+FOUNDATION = [("core",), ("catalog", "model"), ("render", "mapgen")]
+DATA_FLOW = [("read",), ("engine",), ("spec",), ("rules",), ("check",), ("write",), ("build",), ("scenarios",),
+             ("balance",), ("cli",), ("lsp",)]  # engine: the installed engines' files, read like any other input
+LAYERS = FOUNDATION + DATA_FLOW
 RANK = {folder: rank for rank, folders in enumerate(LAYERS) for folder in folders}
 
 
@@ -71,6 +78,16 @@ def test_imports_only_go_down_the_stages():
             if source and destination and RANK[destination] > RANK[source]:
                 upward.append(f"{module} imports {target}")
     assert not upward, "imports that run back up:\n" + "\n".join(sorted(upward))
+
+
+@pytest.mark.parametrize("source, destination", [("write", "spec"), ("write", "rules"), ("spec", "write"),
+                                                 ("spec", "check"), ("rules", "check"), ("catalog", "check")])
+def test_no_stage_imports_one_the_data_reaches_later(source, destination):
+    """The arrows the data flow forbids, named: writing reads no spec and expands no rule, loading a
+    spec knows no map folder and no validator, the engine's facts sit beneath all of them."""
+    arrows = sorted(f"{module} imports {target}" for module, targets in _graph().items() for target in targets
+                    if _folder(module) == source and _folder(target) == destination)
+    assert not arrows, "\n".join(arrows)
 
 
 def test_no_import_cycle():

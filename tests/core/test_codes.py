@@ -224,7 +224,7 @@ def test_the_severity_comes_from_the_registry():
 
 
 def test_the_kinds_of_names_are_declared_once():
-    from generator.check.catalog.grammar import NAME_KINDS, REFERENCE_KINDS
+    from generator.catalog.grammar import NAME_KINDS, REFERENCE_KINDS
 
     assert all(REFERENCE_KINDS[kind] == NAME_KINDS[kind] for kind in REFERENCE_KINDS)
     assert all(CODES[code].section == VALIDATION for code, _ in NAME_KINDS.values())

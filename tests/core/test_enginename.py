@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from generator.check.catalog import normalise_engine
+from generator.catalog import normalise_engine
 from generator.core.enginename import ENGINE_NAMES, EngineName
 
 PACKAGE = Path(__file__).resolve().parents[2] / "generator"

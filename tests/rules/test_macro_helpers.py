@@ -117,7 +117,7 @@ def test_presence_entries_become_conditions_with_an_inverted_upper_bound():
 def test_class_names_come_from_the_catalog_not_from_the_templates():
     from conftest import REPO
 
-    from generator.check.catalog import load_catalog
+    from generator.catalog import load_catalog
     from generator.rules.classes import java_class
 
     assert java_class("TriggerAttachment") == f"{load_catalog().attachment_package}.TriggerAttachment"
@@ -125,3 +125,48 @@ def test_class_names_come_from_the_catalog_not_from_the_templates():
         java_class("RuleAttachment")
     templates = sorted((REPO / "templates" / "rules").glob("*.j2"))
     assert templates and [p.name for p in templates if load_catalog().attachment_package in p.read_text()] == []
+
+
+def test_an_attachment_takes_its_class_and_type_from_the_catalog():
+    """One spelling: {{ c.attachment("RulesAttachment", name, player) }}; no template writes a class's
+    javaClass and type= by hand (the two that copy an existing attachment's class excepted)."""
+    import re
+
+    from conftest import REPO
+
+    from generator.rules.classes import attachment_type
+
+    assert (attachment_type("RulesAttachment"), attachment_type("TerritoryEffectAttachment")) == \
+        ("player", "territoryEffect")
+    written = {path.name: re.findall(r'javaClass="\{\{ (?!copied\.|tech\.)[^"]*" type="\w+"', path.read_text())
+               for path in (REPO / "templates" / "rules").glob("*.j2") if path.name != "_common.j2"}
+    assert {name: found for name, found in written.items() if found} == {}
+
+
+def _helpers_of(steps: list[tuple[str, str | None]]):
+    from generator.model import game as m
+    from generator.rules.helpers import GameHelpers
+
+    game = m.Game(players=[m.Player("Germans"), m.Player("Russians")],
+                  steps=[m.Step(name, "d", player) for name, player in steps])
+    return GameHelpers(game)
+
+
+TURN_SEQUENCE = [("gameInitDelegate", None), ("germansPurchase", "Germans"), ("germansBattle", "Germans"),
+            ("germansEndTurn", "Germans"), ("russianPurchase", "Russians"), ("russianEndTurn", "Russians"),
+            ("endRound", None)]
+
+
+def test_the_turn_prefix_is_a_phase_step_without_its_phase():
+    """Macros used to slice it off by length ([:-7] of EndTurn, [:-8] of Purchase)."""
+    helpers = _helpers_of(TURN_SEQUENCE)
+    assert helpers.turn_prefix("Germans") == "germans"
+    assert helpers.turn_prefix("Russians", "Purchase") == "russian"
+
+
+def test_the_steps_of_the_turns_and_the_host_of_a_step():
+    helpers = _helpers_of(TURN_SEQUENCE)
+    assert helpers.turn_step_names() == [name for name, player in TURN_SEQUENCE if player]
+    assert [s.player for s in helpers.turn_steps()][:3] == ["Germans"] * 3
+    assert helpers.host_of("russianPurchase") == "Russians"
+    assert helpers.host_of("endRound") == "" and helpers.host_of("noSuchStep") == ""

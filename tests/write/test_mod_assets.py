@@ -300,10 +300,10 @@ def test_base_images_are_never_shipped_again(s004):
 
 
 def test_the_files_written_are_those_the_client_catalog_names():
-    """generator/check/catalog/client.yaml lists what each client reads; the build writes all of it."""
-    from generator.check.catalog.client import load_client_catalog
+    """generator/catalog/client.yaml lists what each client reads; the build writes all of it."""
+    from generator.catalog.client import load_client_catalog
     from generator.write.modfolder.assets import FLAG_SUFFIXES
-    from generator.write.modfolder.assetspec import ACTION_TEXT_SUFFIXES
+    from generator.model.looks import ACTION_TEXT_SUFFIXES
 
     catalog = load_client_catalog()
     flags = {re.fullmatch(r"flags/\{player\}(\w*)\.png", e.what).group(1) for e in catalog.values()

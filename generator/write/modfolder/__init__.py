@@ -16,7 +16,7 @@ from pathlib import Path
 
 from generator.core.diagnostics import Diagnostic, DiagnosticError, display_path
 from generator.check.mapfolder import game_needs
-from generator.write.modfolder.assetspec import AssetSpec
+from generator.model.looks import AssetSpec
 from generator.write.modfolder.basefolder import BaseFolder
 from generator.write.modfolder.listing import merge_listing
 from generator.write.modfolder.resources import resource_icon_files

@@ -9,8 +9,11 @@ from generator.model import game as m
 from generator.core.diagnostics import Diagnostic, Position
 from generator.model.units import unit_kinds, unit_options
 from generator.core.writer import safe_name
-from generator.write.modfolder.assetspec import ALREADY_THERE, NO_SOURCE_IMAGE, AssetSpec, Picture
+from generator.model.looks import AssetSpec, Picture
 from generator.write.modfolder.basefolder import BaseFolder
+
+NO_SOURCE_IMAGE = "TG453"  # an image drawn because no source image was found
+ALREADY_THERE = "TG456"  # the map folder has it already
 
 
 def _images():
@@ -20,7 +23,7 @@ def _images():
 
     return images
 
-# flags/<Player><suffix>.png as both clients load them (generator/check/catalog/client.yaml: flag,
+# flags/<Player><suffix>.png as both clients load them (generator/catalog/client.yaml: flag,
 # flag_small, flag_large, flag_fade, flag_convoy); each is fatal where it is needed.
 FLAG_SUFFIXES = ("", "_small", "_large", "_fade", "_convoy")
 # The file-name suffixes the engines add to a unit's image name (damage, disabled, technologies).

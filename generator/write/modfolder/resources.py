@@ -1,12 +1,12 @@
 """Icons for the resources a game adds: resources/<name>.png for every resource the current
 client shows, resources/<name>_large.png for one players buy, where neither the map folder
 (the files being written, the output folder, a mod's base map) nor the engine's own assets
-have one (generator/check/catalog/client.yaml: resource_icon, resource_icon_large)."""
+have one (generator/catalog/client.yaml: resource_icon, resource_icon_large)."""
 from __future__ import annotations
 
 from typing import Callable
 
-from generator.check.catalog.client import client_entry
+from generator.catalog.client import client_entry
 from generator.check.mapfolder import resource_needs
 from generator.core.writer import safe_name
 

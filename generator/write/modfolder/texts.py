@@ -14,9 +14,11 @@ from dataclasses import dataclass
 
 from generator.model import game as m
 from generator.core.diagnostics import Diagnostic, Position, closest
-from generator.rules.expand import RuleRecord
-from generator.write.modfolder.assetspec import ACTION_TEXT_SUFFIXES, UNUSED_TEXT, AssetSpec
+from generator.model.rulerecord import RuleRecord
+from generator.model.looks import ACTION_TEXT_SUFFIXES, AssetSpec
 from generator.read.propfile import read_properties
+
+UNUSED_TEXT = "TG454"  # a texts: entry the game has no use for
 
 TEXT_FILES = {"notifications": "notifications.properties", "politics": "politicstext.properties",
               "actions": "actionstext.properties", "objectives": "objectives.properties"}

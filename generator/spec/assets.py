@@ -18,10 +18,10 @@ of the rule that made the thing."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from generator.model import game as m
 from generator.core.diagnostics import Collector, Position, closest
+from generator.model.looks import ACTION_TEXT_SUFFIXES, AssetSpec, Picture, PlayerLook, UnitLook
 from generator.spec.fullgame import SpecReader
 
 ASSET_KEYS = ("players", "units")
@@ -30,52 +30,13 @@ ASSET_UNIT_KEYS = ("image",)
 PICTURE_KEYS = ("from", "mark")  # flag: / image: / a player's units:
 DRAWN = "drawn"
 TEXT_KEYS = ("notifications", "politics", "actions", "objectives")
-# The texts the politics and user-action panels read for a key (KEY.BUTTON, ...), both engines.
-ACTION_TEXT_SUFFIXES = ("BUTTON", "DESCRIPTION", "NOTIFICATION_SUCCESS", "NOTIFICATION_FAILURE",
-                        "OTHER_NOTIFICATION_SUCCESS", "OTHER_NOTIFICATION_FAILURE", "ACCEPT_QUESTION")
 _COLOUR = re.compile(r"\A#?[0-9A-Fa-f]{6}\Z")
 _MARK = re.compile(r"\A[A-Za-z0-9]{1,3}\Z")
 
 UNKNOWN_PLAYER = "TG450"
 UNKNOWN_UNIT = "TG451"
 BAD_COLOUR = "TG452"
-NO_SOURCE_IMAGE = "TG453"
-UNUSED_TEXT = "TG454"
 BAD_PICTURE = "TG455"
-ALREADY_THERE = "TG456"
-
-
-@dataclass
-class Picture:
-    """Where an image comes from: drawn, or derived from `source` (a player or unit) with a mark."""
-
-    source: str | None = None
-    mark: str | None = None
-    drawn: bool = False
-    pos: Position | None = None
-
-
-@dataclass
-class PlayerLook:
-    color: str | None = None
-    flag: Picture | None = None
-    units: Picture | None = None
-    pos: Position | None = None
-
-
-@dataclass
-class UnitLook:
-    image: Picture | None = None
-    pos: Position | None = None
-
-
-@dataclass
-class AssetSpec:
-    players: dict[str, PlayerLook] = field(default_factory=dict)
-    units: dict[str, UnitLook] = field(default_factory=dict)
-    # kind (notifications/politics/actions/objectives) -> key -> {suffix or "": text}
-    texts: dict[str, dict[str, dict[str, str]]] = field(default_factory=dict)
-    text_positions: dict[tuple[str, str], Position] = field(default_factory=dict)
 
 
 def read_assets(data, source: str, collector: Collector) -> AssetSpec:

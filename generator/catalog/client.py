@@ -7,8 +7,8 @@ import functools
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.core.datacache import load_yaml_text
-from generator.check.catalog import ENGINES
+from generator.catalog.shape import load_checked
+from generator.catalog import ENGINES
 
 SEVERITIES = ("error", "warning", "none")
 ENGINE_ASSETS = "engine-assets:"  # marks a candidate searched in the engine's own assets folder
@@ -62,7 +62,7 @@ def _fill(text: str, names: dict) -> str:
 
 @functools.lru_cache(maxsize=1)
 def load_client_catalog() -> dict[str, ClientEntry]:
-    data = load_yaml_text(_FILE.read_text(encoding="utf-8"))
+    data = load_checked(_FILE)
     entries = {}
     for entry_id, raw in data["entries"].items():
         rules = {}

@@ -9,8 +9,8 @@ import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.core.datacache import load_yaml_text
-from generator.check.catalog.grammar import Checker, attachment_name_checker, compile_grammar
+from generator.catalog.shape import load_checked
+from generator.catalog.grammar import Checker, attachment_name_checker, compile_grammar
 from generator.core.enginename import ENGINE_NAMES, EngineName
 
 ENGINES = ENGINE_NAMES
@@ -152,8 +152,8 @@ class Catalog:
         return None
 
 
-def _load_yaml(name: str) -> dict:
-    return load_yaml_text((_HERE / name).read_text(encoding="utf-8"))
+def _load_yaml(folder: Path, name: str) -> dict:
+    return load_checked(folder / name)
 
 
 def _grammar(value) -> object:
@@ -192,10 +192,11 @@ def _prefix_tuple(value) -> tuple[str, ...]:
 
 
 @functools.cache
-def load_catalog() -> Catalog:
-    attachments = _load_yaml("attachments.yaml")
-    gameplay = _load_yaml("gameplay.yaml")
-    properties = _load_yaml("properties.yaml")
+def load_catalog(folder: Path = _HERE) -> Catalog:
+    """The catalog (of this package's YAML files; tests give a folder of their own)."""
+    attachments = _load_yaml(folder, "attachments.yaml")
+    gameplay = _load_yaml(folder, "gameplay.yaml")
+    properties = _load_yaml(folder, "properties.yaml")
 
     property_targets = {}
     for group, raw in attachments["property_targets"].items():

@@ -1,0 +1,100 @@
+"""The game format, one attribute at a time: each model field that is an XML attribute says so once,
+here, in its dataclass metadata (its XML name, its YAML key, what it means, its kind, whether the
+engine needs it), and the importer, the spec readers, the YAML writer, the game templates and the
+JSON Schema take the attribute list from the model instead of spelling it again.
+
+    max_run_count: str | None = attribute("maxRunCount", "how often it runs (1 for the set-up steps)")
+
+Field order is the order of the attributes in the written XML and in the YAML list form."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from functools import cache
+from typing import Any, Callable, Iterator
+
+VALUE = "value"  # any scalar, kept as the exact text the XML holds
+FLAG = "flag"  # true / false
+KINDS = (VALUE, FLAG)
+
+
+@dataclass(frozen=True, slots=True)
+class Attribute:
+    """What one model field is in the game format."""
+
+    field: str  # the dataclass field, e.g. max_run_count
+    xml: str  # the XML attribute, e.g. maxRunCount
+    yaml: str  # the spec's key (the XML name unless the spec spells it otherwise)
+    doc: str  # one line: what it is for (the README's key tables and the JSON Schema show it)
+    kind: str  # VALUE or FLAG
+    required: bool  # the engine needs it: an element without it cannot be read into the model
+
+
+_METADATA_KEY = "game_format"
+
+
+def attribute(xml: str, doc: str, *, yaml: str | None = None, kind: str = VALUE, required: bool = False) -> Any:
+    """A dataclass field that is the XML attribute `xml`; required ones have no default."""
+    if kind not in KINDS:
+        raise ValueError(f"attribute {xml}: kind {kind!r} is not one of {KINDS}")
+    metadata = {_METADATA_KEY: (xml, yaml or xml, doc, kind, required)}
+    return field(metadata=metadata) if required else field(default=None, metadata=metadata)
+
+
+@cache
+def attributes_of(cls) -> tuple[Attribute, ...]:
+    """The XML attributes of a model class, in the order they are written."""
+    found = []
+    for f in fields(cls):
+        declared = f.metadata.get(_METADATA_KEY)
+        if declared is not None:
+            found.append(Attribute(f.name, *declared))
+    return tuple(found)
+
+
+def attribute_named(cls, yaml: str) -> Attribute:
+    """The attribute of `cls` whose spec key is `yaml` (KeyError if there is none)."""
+    for declared in attributes_of(cls):
+        if declared.yaml == yaml:
+            return declared
+    raise KeyError(f"{cls.__name__} has no attribute with the spec key {yaml!r}")
+
+
+def xml_names(cls) -> set[str]:
+    return {a.xml for a in attributes_of(cls)}
+
+
+def required_xml_names(cls) -> tuple[str, ...]:
+    return tuple(a.xml for a in attributes_of(cls) if a.required)
+
+
+def from_xml(cls, element, required: Callable[[Any, str], str], **given):
+    """An instance read from an XML element: required attributes through `required` (which reports
+    a missing one), optional ones as they are (None: absent); `given` sets the other fields."""
+    values = {a.field: required(element, a.xml) if a.required else element.get(a.xml) for a in attributes_of(cls)
+              if a.field not in given}
+    return cls(**values, **given)
+
+
+def from_fields(cls, found: dict, **given):
+    """An instance from a spec entry's checked fields (spec key → text); a required attribute that is
+    missing is "" (the reader has reported it, or validation will)."""
+    values = {}
+    for a in attributes_of(cls):
+        if a.field not in given:
+            value = found.get(a.yaml)
+            values[a.field] = (value or "") if a.required else value
+    return cls(**values, **given)
+
+
+def xml_items(entity) -> Iterator[tuple[str, Any]]:
+    """(XML attribute, value) of an entity, in the written order; None: absent."""
+    for a in attributes_of(type(entity)):
+        yield a.xml, getattr(entity, a.field)
+
+
+def yaml_items(entity, *keys: str) -> Iterator[tuple[str, Any]]:
+    """(spec key, value) of an entity, in the given key order (all attributes when none is given)."""
+    cls = type(entity)
+    chosen = [attribute_named(cls, key) for key in keys] if keys else attributes_of(cls)
+    for a in chosen:
+        yield a.yaml, getattr(entity, a.field)
