@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.core.diagnostics import DiagnosticError
+from generator.core.enginename import EngineName
 
 # Bumped whenever a record's shape or meaning changes: it is part of the cache key.
 RECORD_VERSION = 1
@@ -66,7 +67,7 @@ def _set_heap(heap_mib: int) -> None:
 def _engine_named(engine: str):
     from generator.engine.harness import resolve_engine
 
-    return resolve_engine(None if engine == "1.9" else engine)
+    return resolve_engine(None if engine == EngineName.V1_9 else engine)
 
 
 def _warm(engine: str, heap_mib: int):

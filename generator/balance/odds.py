@@ -10,6 +10,7 @@ from pathlib import Path
 
 from generator.balance.variants import Variant
 from generator.core.diagnostics import Diagnostic, DiagnosticError, Position
+from generator.core.enginename import EngineName
 from generator.read.safexml import parse_xml_bytes
 
 BUDGET_PUS = 30
@@ -74,7 +75,7 @@ def measure_odds(mod: Variant, base: Variant, extra: list[str], seed: int = 1, r
                  engine: str = "1.9") -> dict:
     from generator.engine.harness import battle_odds
 
-    if engine != "1.9":
+    if engine != EngineName.V1_9:
         raise DiagnosticError([Diagnostic("TG604", "odds runs in TripleA 1.9 only so far", Position("--engine"),
                                           "leave out --engine current")], exit_status=2)
     changed = changed_units(mod, base)

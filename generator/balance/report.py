@@ -9,6 +9,7 @@ import io
 
 from generator.balance.stats import quartiles
 from generator.balance.variants import Variant
+from generator.core.enginename import EngineName
 
 CURVES = (("income", "Income per round (PUs)"), ("territories", "Territories held"),
           ("unit_value", "Unit value (PUs, from production costs)"))
@@ -44,7 +45,7 @@ def verdict_lines(data: dict) -> list[str]:
         if summary["not_repeatable"]:
             why = ("were played in a warm JVM after other games (--warm)" if data["settings"].get("warm")
                    else "were played in TripleA 2.x, whose unit ids the harness does not fix yet"
-                   if data["settings"].get("engine") == "current" else "could not seed the AI's own randomness")
+                   if data["settings"].get("engine") == EngineName.CURRENT else "could not seed the AI's own randomness")
             lines.append(f"{name}: {summary['not_repeatable']} game(s) {why}: the same seed may not give the same "
                          "game again.")
     return lines

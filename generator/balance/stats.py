@@ -8,6 +8,7 @@ import statistics
 
 from generator.balance.games import PER_ROUND, RECORD_VERSION
 from generator.balance.variants import Variant
+from generator.core.enginename import EngineName
 
 # When no victory condition fired, the game's winner is the side that leads in this at the end.
 MEASURE = "production"
@@ -40,7 +41,7 @@ def game_record(variant: Variant, seed: int, rounds: int, played: dict) -> dict:
     # 2.x's units hash by random UUIDs, which the harness does not fix yet (1.9's GUIDs it does):
     # its games are not known to repeat.
     record["repeatable"] = bool(report.get("ai_randomness_seeded")) and not played.get("warm") \
-        and played.get("engine", "1.9") == "1.9"
+        and played.get("engine", EngineName.V1_9) == EngineName.V1_9
     record["rounds"] = report.get("rounds_completed", 0)
     if report.get("exceptions") and record["error"] is None:
         first = report["exceptions"][0]

@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 from generator.core.diagnostics import EXIT_OK, display_path
+from generator.core.enginename import ENGINE_NAMES, EngineName
 
 
 def register(subparsers) -> None:
@@ -27,7 +28,7 @@ def register(subparsers) -> None:
     where = balance.add_mutually_exclusive_group()
     where.add_argument("--jobs", type=int, help="games at a time on this machine (default: its cores)")
     where.add_argument("--cluster", metavar="ADDRESS", help="a Dask distributed scheduler, tcp://HOST:PORT")
-    balance.add_argument("--engine", choices=("1.9", "current"), default="1.9", help="the engine (default: 1.9)")
+    balance.add_argument("--engine", choices=ENGINE_NAMES, default=EngineName.V1_9.value, help="the engine (default: 1.9)")
     balance.add_argument("--timeout", type=float, default=1800.0, help="seconds one game may take (default: 1800)")
     balance.add_argument("--warm", action="store_true",
                          help="play game after game in one JVM per job: faster, but a seed's game then depends on "
@@ -48,7 +49,7 @@ def register(subparsers) -> None:
                       help="a battle of its own: attacker, defender, territory, attacking and defending units")
     odds.add_argument("--runs", type=int, default=1000, help="battles simulated each (default: 1000)")
     odds.add_argument("--seed", type=int, default=1, help="the calculator's dice seed (default: 1)")
-    odds.add_argument("--engine", choices=("1.9", "current"), default="1.9", help="the engine (default: 1.9)")
+    odds.add_argument("--engine", choices=ENGINE_NAMES, default=EngineName.V1_9.value, help="the engine (default: 1.9)")
     odds.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
     odds.set_defaults(run=_run_odds)
 
