@@ -67,4 +67,5 @@ def test_the_scan_finds_mentions_in_its_three_forms():
             "ignored: org/triplea/Game.java and https://example.org/a/b.py\n")
     assert mentions(text, folders) == [(1, "generator/check/catalog/attachments.yaml"), (2, "schema/__init__.py")]
     assert _exists("schema/__init__.py", PACKAGE / "check" / "README.md")
-    assert not _exists("generator/catalog/attachments.yaml", PACKAGE / "check" / "attachments.py")
+    assert _exists("generator/catalog/attachments.yaml", PACKAGE / "check" / "attachments.py")
+    assert not _exists("generator/check/catalog/attachments.yaml", PACKAGE / "check" / "attachments.py")
