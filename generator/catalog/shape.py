@@ -81,7 +81,7 @@ class AnyOf:
     choices: tuple
 
     def problems(self, value, path: tuple) -> list[tuple[tuple, str]]:
-        first = []
+        first: list[tuple[tuple, str]] = []
         for choice in self.choices:
             found = _problems(choice, value, path)
             if not found:
@@ -198,6 +198,8 @@ def _position(text: str, where: tuple) -> tuple[int, int]:
     import yaml
 
     node = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    if node is None:  # an empty file: the error is at its start
+        return 1, 1
     mark = node.start_mark
     for part in where:
         if isinstance(node, yaml.MappingNode):

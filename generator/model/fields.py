@@ -9,7 +9,6 @@ Field order is the order of the attributes in the written XML and in the YAML li
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from functools import cache
 from typing import Any, Callable, Iterator
 
 VALUE = "value"  # any scalar, kept as the exact text the XML holds
@@ -40,15 +39,17 @@ def attribute(xml: str, doc: str, *, yaml: str | None = None, kind: str = VALUE,
     return field(metadata=metadata) if required else field(default=None, metadata=metadata)
 
 
-@cache
-def attributes_of(cls) -> tuple[Attribute, ...]:
+# model class -> its attributes (a dict, not functools.cache: mypy takes a class for unhashable there)
+_ATTRIBUTES: dict[type, tuple[Attribute, ...]] = {}
+
+
+def attributes_of(cls: type) -> tuple[Attribute, ...]:
     """The XML attributes of a model class, in the order they are written."""
-    found = []
-    for f in fields(cls):
-        declared = f.metadata.get(_METADATA_KEY)
-        if declared is not None:
-            found.append(Attribute(f.name, *declared))
-    return tuple(found)
+    known = _ATTRIBUTES.get(cls)
+    if known is None:
+        declared = ((f.name, f.metadata.get(_METADATA_KEY)) for f in fields(cls))
+        known = _ATTRIBUTES[cls] = tuple(Attribute(name, *d) for name, d in declared if d is not None)
+    return known
 
 
 def attribute_named(cls, yaml: str) -> Attribute:
@@ -86,13 +87,13 @@ def from_fields(cls, found: dict, **given):
     return cls(**values, **given)
 
 
-def xml_items(entity) -> Iterator[tuple[str, Any]]:
+def xml_items(entity: object) -> Iterator[tuple[str, Any]]:
     """(XML attribute, value) of an entity, in the written order; None: absent."""
     for a in attributes_of(type(entity)):
         yield a.xml, getattr(entity, a.field)
 
 
-def yaml_items(entity, *keys: str) -> Iterator[tuple[str, Any]]:
+def yaml_items(entity: object, *keys: str) -> Iterator[tuple[str, Any]]:
     """(spec key, value) of an entity, in the given key order (all attributes when none is given)."""
     cls = type(entity)
     chosen = [attribute_named(cls, key) for key in keys] if keys else attributes_of(cls)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from functools import lru_cache
+from functools import partial
 from pathlib import Path
 
 # The model fields each section template reads (all of them: `game.<field>` and nothing else; the
@@ -47,9 +47,20 @@ class Unfingerprintable(TypeError):
     """A value the fingerprint does not know: its section is rendered every time."""
 
 
-@lru_cache(maxsize=None)
+def _shifted_mark(mark: re.Match[str], offset: int) -> str:
+    """A position mark of a section rendered alone, renumbered after the marks before it."""
+    return f"\x00{int(mark.group(1)) + offset}\x00"
+
+
+# dataclass -> its field names (a dict, not lru_cache: mypy takes a class for unhashable there)
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
 def _field_names(kind: type) -> tuple[str, ...]:
-    return tuple(f.name for f in dataclasses.fields(kind))
+    known = _FIELD_NAMES.get(kind)
+    if known is None:
+        known = _FIELD_NAMES[kind] = tuple(f.name for f in dataclasses.fields(kind))
+    return known
 
 
 def fingerprint(value):
@@ -81,8 +92,7 @@ def render_sections(game, environment, record: list, origins) -> str:
         parts.append(frame[last:match.start()])
         text, positions = _section(match.group(1), game, environment, origins)
         if positions and record:  # its marks count from 0: from the marks before it, as in one render
-            offset = len(record)
-            text = _MARK.sub(lambda mark: f"\x00{int(mark.group(1)) + offset}\x00", text)
+            text = _MARK.sub(partial(_shifted_mark, offset=len(record)), text)
         parts.append(text)
         record.extend(positions)
         last = match.end()

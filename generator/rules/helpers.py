@@ -58,6 +58,7 @@ class Conditions:
             main.append(("atWarPlayers", ":".join(values["at_war_with"]), str(len(values["at_war_with"]))))
         if values["rounds"]:
             main.append(("rounds", str(values["rounds"]), None))
+        peace_pairs: list[list[tuple[str, str, str | None]]]
         if values["not_at_war_with"] and owners:
             # "at war with none" is one inverted test per pair ("not all at war" would be wrong)
             peace_pairs = [[("relationship", f"{o}:{p}:anyWar", None), ("invert", "true", None)]
@@ -248,8 +249,8 @@ class GameHelpers:
     def player_option(self, player: str, option: str, default: str, attachment: str = "playerAttachment") -> str:
         """The value the player's attachment (playerAttachment, rulesAttachment ...) gives an option, or
         the engine's default."""
-        attachment = self.attachment(attachment, player)
-        return next((o.value for o in (attachment.options if attachment else []) if o.name == option), default)
+        found = self.attachment(attachment, player)
+        return next((o.value for o in (found.options if found else []) if o.name == option), default)
 
     def units_costing(self, resource: str) -> list[str]:
         """The unit types that a production rule sells for (among others) the resource, in rule order."""
