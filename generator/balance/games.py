@@ -1,8 +1,8 @@
 """One game of a balance run: the task (everything a worker needs, also on another machine: the
 game XML and its map texts travel with it) and what playing it gives (a record of plain values,
 the same wherever it ran). Each game gets a JVM of its own (with --warm: the worker's warm JVM,
-engine.warm, kept for the next game: faster, not repeatable); a game the engine refuses, breaks on or runs out of time with is recorded as failed,
-never raised, so that a cluster does not retry it for ever."""
+engine.warm, kept for the next game: faster, not repeatable); a game the engine refuses, breaks on or
+runs out of time with is recorded as failed, never raised, so that a cluster does not retry it for ever."""
 from __future__ import annotations
 
 import os
@@ -12,6 +12,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NotRequired, TypedDict
 
 from generator.core.diagnostics import DiagnosticError
 from generator.core.enginename import EngineName
@@ -98,10 +99,21 @@ def worker_name() -> str:
         return f"{socket.gethostname()}:{os.getpid()}"
 
 
-def play_task(task: GameTask) -> dict:
+class PlayResult(TypedDict):
+    """What playing one game gives: plain values, as they come back from a cluster's worker."""
+    worker: str | None
+    report: dict | None  # the harness's raw play report; None when the game did not play
+    error: str | None  # "TGnnn: message" of a failed game
+    seconds: float | None
+    warm: NotRequired[bool]  # not known of a game the cluster lost (runner.play_on_cluster)
+    engine: NotRequired[str]
+
+
+def play_task(task: GameTask) -> PlayResult:
     """Plays the game; the raw harness report and where it ran. Failures are in the result."""
     started = time.monotonic()
-    result = {"worker": worker_name(), "report": None, "error": None, "warm": task.warm, "engine": task.engine}
+    result = PlayResult(worker=worker_name(), report=None, error=None, warm=task.warm, engine=task.engine,
+                        seconds=None)
     # safe-write: a private temporary folder of ours for the game file and its map texts
     with tempfile.TemporaryDirectory(prefix="triplea-gen-balance-game-") as folder:
         game = Path(folder) / task.file_name

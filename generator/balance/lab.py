@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.balance.cache import ResultCache, task_key
-from generator.balance.games import GAME_HEAP_MIB, GameTask
+from generator.balance.games import GAME_HEAP_MIB, GameTask, PlayResult
 from generator.balance.progress import Progress
 from generator.balance.stats import difference, game_record, games_csv, rounds_csv, variant_summary
 from generator.balance.variants import Variant
@@ -89,7 +89,7 @@ def measure(variants: list[Variant], settings: Settings, stream=None) -> list[di
         stream.write(f"balance: {cached} of {len(planned)} games from the cache\n")
     progress = Progress(len(missing), stream)
 
-    def on_result(position: int, played: dict) -> None:
+    def on_result(position: int, played: PlayResult) -> None:
         index = missing[position]
         variant, task = planned[index]
         record = game_record(variant, task.seed, task.rounds, played)

@@ -52,8 +52,10 @@ def typical_battles(mod: Variant, unit: str, stats: dict[str, str]) -> list[str]
     place = next((name for name, is_water in water.items() if is_water == sea), None)
     players = mod.players
     owner = next((p for p in players if _buys(root, p, unit)), players[0] if players else None)
+    if place is None or owner is None:
+        return []
     enemy = next((p for p in players if mod.sides.get(p) != mod.sides.get(owner)), None)
-    if place is None or owner is None or enemy is None:
+    if enemy is None:
         return []
     ours = max(1, round(BUDGET_PUS / mod.unit_costs[unit]))
     theirs = max(1, round(BUDGET_PUS / mod.unit_costs[foe_unit]))

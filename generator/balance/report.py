@@ -101,7 +101,7 @@ def _plots(variants: list[Variant], data: dict) -> dict[str, bytes]:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    colours = {}
+    colours: dict[str, str] = {}  # player -> colour, the first variant's that names one
     for variant in variants:
         for index, player in enumerate(variant.players):
             colours.setdefault(player, variant.colours.get(player, FALLBACK_COLOURS[index % len(FALLBACK_COLOURS)]))
@@ -126,7 +126,9 @@ def _win_rates(plt, data: dict) -> bytes:
     figure, axes = plt.subplots(figsize=(8, 4.5))
     width = 0.8 / max(1, len(variants))
     for offset, (name, summary) in enumerate(variants.items()):
-        xs, rates, errors = [], [], [[], []]
+        xs: list[float] = []
+        rates: list[float] = []
+        errors: list[list[float]] = [[], []]  # below and above each rate
         for index, side in enumerate(sides):
             rate = summary["win_rate"].get(side)
             if rate is None or rate["rate"] is None:

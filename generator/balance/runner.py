@@ -10,10 +10,10 @@ import queue
 import threading
 from collections.abc import Callable
 
-from generator.balance.games import GameTask, close_warm, play_task
+from generator.balance.games import GameTask, PlayResult, close_warm, play_task
 from generator.core.diagnostics import Diagnostic, DiagnosticError, Position
 
-OnResult = Callable[[int, dict], None]
+OnResult = Callable[[int, PlayResult], None]
 
 
 def play_locally(tasks: list[GameTask], jobs: int, on_result: OnResult) -> None:
@@ -83,7 +83,7 @@ def play_on_cluster(tasks: list[GameTask], address: str, on_result: OnResult, co
         for future in as_completed(futures, loop=client.loop):
             index = futures[future]
             try:
-                played = future.result()
+                played: PlayResult = future.result()
             except Exception as err:  # noqa: BLE001 - KilledWorker and what a worker raised: that game failed
                 played = {"worker": None, "report": None, "seconds": None,
                           "error": f"TG603: the game failed on the cluster ({type(err).__name__}: {err})"}

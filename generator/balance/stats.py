@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 import statistics
 
-from generator.balance.games import PER_ROUND, RECORD_VERSION
+from generator.balance.games import PER_ROUND, RECORD_VERSION, PlayResult
 from generator.balance.variants import Variant
 from generator.core.enginename import EngineName
 
@@ -26,15 +26,18 @@ def wilson(wins: int, games: int) -> list[float]:
     return [round(max(0.0, (centre - spread) / denominator), 4), round(min(1.0, (centre + spread) / denominator), 4)]
 
 
-def game_record(variant: Variant, seed: int, rounds: int, played: dict) -> dict:
+def game_record(variant: Variant, seed: int, rounds: int, played: PlayResult) -> dict:
     """The record of one game from play_task's result (see games.play_task)."""
     report = played.get("report")
-    record = {"variant": variant.name, "seed": seed, "winner": None, "decided_by": None, "victory_round": None,
-              "rounds": 0, "rounds_requested": rounds, "stopped_by": None, "worker": played.get("worker"),
-              "seconds": played.get("seconds"), "repeatable": None, "error": played.get("error"),
-              "record_version": RECORD_VERSION}
+    record: dict[str, object] = {
+        "variant": variant.name, "seed": seed, "winner": None, "decided_by": None, "victory_round": None,
+        "rounds": 0, "rounds_requested": rounds, "stopped_by": None, "worker": played.get("worker"),
+        "seconds": played.get("seconds"), "repeatable": None, "error": played.get("error"),
+        "record_version": RECORD_VERSION}
+    # key -> player -> the value at the end of each round; in the record after the keys above
+    series: dict[str, dict[str, list[float]]] = {}
     for key in PER_ROUND:
-        record[key] = {player: [] for player in variant.players}
+        record[key] = series[key] = {player: [] for player in variant.players}
     if report is None:
         return record
     record["stopped_by"] = report.get("stopped_by")
@@ -54,7 +57,7 @@ def game_record(variant: Variant, seed: int, rounds: int, played: dict) -> dict:
             state = entry["players"].get(player, {})
             values = dict(state, unit_value=unit_value(state.get("units", {}), variant.unit_costs))
             for key in PER_ROUND:
-                record[key][player].append(values.get(key, 0))
+                series[key][player].append(values.get(key, 0))
     winners = report.get("winners")
     if winners:
         record["winner"] = side_of(winners, variant.sides)

@@ -86,7 +86,8 @@ class _Worker:
     compiled macros) between them; `job` is what it runs now: (client connection, argv, cwd, deadline)."""
 
     def __init__(self, pid: int, channel):
-        self.pid, self.channel, self.job = pid, channel, None
+        self.pid, self.channel = pid, channel
+        self.job: tuple[socket.socket, list[str], str, float] | None = None
 
 
 class _Reading:
@@ -246,7 +247,10 @@ class BuildServer:
 
     def _answer(self, conn, body: bytes) -> None:
         request = _parse(body)
-        reply = {"error": "a request is a JSON object"} if request is None else self.handle(request)
+        if request is None:
+            self._reply_and_close(conn, {"error": "a request is a JSON object"}, registered=False)
+            return
+        reply = self.handle(request)
         if reply is not None:
             self._reply_and_close(conn, reply, registered=False)
         else:

@@ -24,8 +24,8 @@ def watched_files(spec: Path, base: Path | None) -> list[Path]:
     return sorted(files)
 
 
-def _stamp(files: list[Path]) -> dict[str, tuple]:
-    stamps = {}
+def _stamp(files: list[Path]) -> dict[str, tuple[int | None, int | None]]:
+    stamps: dict[str, tuple[int | None, int | None]] = {}  # path -> (mtime ns, size); None, None: unreadable
     for path in files:
         try:
             stat = path.stat()

@@ -317,11 +317,16 @@ _ALL = (
     Code("TG520", ERROR, GEOMETRY, "mapName not the map folder's name; impassable territory without isImpassable; "
                                    "a build that would leave a map folder the client cannot open (no drawn map, none "
                                    "installed; a warning outside TripleA's maps folder)", mixed=True),
-    Code("TG600", ERROR, INPUT, "`balance`: a bad argument (`--games`, `--rounds`, `--jobs`, `--seed`, a `--player-ai` that names no player or AI)"),
-    Code("TG601", ERROR, INPUT, "`balance`: nothing to compare with (`--against` names no file, the spec is no mod and has no rules) or a map folder too large to send with the games"),
-    Code("TG602", ERROR, INPUT, "`balance --cluster`: Dask distributed is not installed (the `balance` extra) or no scheduler answers at the address"),
-    Code("TG603", WARNING, INPUT, "`balance`: a game failed (the engine refused it, broke or ran out of time, or the cluster's workers died playing it); reported and not counted (warning)"),
-    Code("TG604", ERROR, INPUT, "`odds`: no battle to calculate (the mod changes no unit's stats and no `--battle` is given), or an engine it does not run in"),
+    Code("TG600", ERROR, INPUT, "`balance`: a bad argument (`--games`, `--rounds`, `--jobs`, `--seed`, a "
+                                "`--player-ai` that names no player or AI)"),
+    Code("TG601", ERROR, INPUT, "`balance`: nothing to compare with (`--against` names no file, the spec is no "
+                                "mod and has no rules) or a map folder too large to send with the games"),
+    Code("TG602", ERROR, INPUT, "`balance --cluster`: Dask distributed is not installed (the `balance` extra) "
+                                "or no scheduler answers at the address"),
+    Code("TG603", WARNING, INPUT, "`balance`: a game failed (the engine refused it, broke or ran out of time, or "
+                                  "the cluster's workers died playing it); reported and not counted (warning)"),
+    Code("TG604", ERROR, INPUT, "`odds`: no battle to calculate (the mod changes no unit's stats and no "
+                                "`--battle` is given), or an engine it does not run in"),
     Code("TG620", ERROR, INPUT, "`lsp`: the language server needs pygls (`pip install 'triplea-gen[lsp]'`)"),
 )
 

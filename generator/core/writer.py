@@ -28,6 +28,7 @@ import secrets
 import stat
 from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
+from collections.abc import Mapping
 from typing import Any, BinaryIO, Callable
 
 from generator.core.diagnostics import Diagnostic, DiagnosticError, Position, display_path
@@ -236,7 +237,8 @@ def _keep_old(name: str, parent: int, backup: str, staging_fd: int) -> None:
             _write_new(backup, staging_fd, stream.read())
 
 
-def write_outputs(outdir: str | os.PathLike, files: dict[str, bytes | Callable[[BinaryIO], None]]) -> list[Path]:
+# Mapping, not dict: only read, so a dict[str, bytes] is one too (dict's value type is invariant)
+def write_outputs(outdir: str | os.PathLike, files: Mapping[str, bytes | Callable[[BinaryIO], None]]) -> list[Path]:
     """Write every file under outdir, all or nothing; returns the paths written. A file's content
     is bytes or a function writing it to a stream."""
     outdir = Path(outdir)

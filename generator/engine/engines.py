@@ -291,6 +291,9 @@ def current_engine(environ=None) -> Engine:
     """TripleA 2.x as found here; raises TG090/TG091/TG092 with what was looked for."""
     home = find_current_home(environ)
     jar = current_jar(home)
+    if jar is None:  # find_current_home returns only a folder with a jar; it may be gone since
+        raise _missing("TG090", "the TripleA 2.x install has no game jar: " + _what_is_missing(home), str(home),
+                       INSTALL_HINT_CURRENT)
     needed = jar_java_version(jar)
     java = choose_java(home, needed, environ)
     compiler = choose_compiler(java, needed, environ)

@@ -98,7 +98,8 @@ class GuiReport:
                                     "raise --timeout, or play fewer rounds"))
         if self.picture is not None and not self.picture.plausible_map:
             found.append(Diagnostic("TG318", f"the screenshot does not show a map: {self.picture.summary()}",
-                                    Position(display_path(self.screenshot)),
+                                    # not asked to keep it: the client took it all the same; the game is the place
+                                    Position(display_path(self.screenshot)) if self.screenshot is not None else where,
                                     "look at the screenshot: an error dialog or an empty window shows there"))
         return found
 
@@ -231,20 +232,21 @@ def run_gui(game: Path, map_dir: Path, rounds: int = 1, screenshot: Path | None 
                          "give a territory name exactly as the game file spells it")
         picture = (judge_screenshot(shot, client.get("map_panel"), _map_colours(map_dir)) if shot.is_file()
                    else None)
+        kept: Path | None  # the screenshot as reported: None when not asked for
         if screenshot is None:
-            shot = None
+            kept = None
         elif shot.is_file():
             from generator.core.writer import write_file_atomically
 
-            shot = write_file_atomically(screenshot, shot.read_bytes())
+            kept = write_file_atomically(screenshot, shot.read_bytes())
         else:
-            shot = Path(screenshot)  # asked for, not taken: the report says so
+            kept = Path(screenshot)  # asked for, not taken: the report says so
         return GuiReport(
             path=game, game=report["game"], map_dir=display_path(map_dir), rounds_requested=rounds,
             rounds_completed=report["rounds_completed"], stopped_by=report["stopped_by"],
             total_seconds=report["total_seconds"], exceptions=report["exceptions"],
             missing_images=report["missing_images"], messages=report["messages"],
-            frame_title=client.get("frame_title"), windows=client.get("windows", []), screenshot=shot,
+            frame_title=client.get("frame_title"), windows=client.get("windows", []), screenshot=kept,
             map_panel=client.get("map_panel"), picture=picture, console_tail=console,
             centred_on=client.get("centred_on"), engine=engine.name,
             placeholder_resources=report.get("placeholder_resources", []),

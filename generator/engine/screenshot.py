@@ -52,7 +52,7 @@ def judge_picture(picture: Image.Image, map_colours: tuple[tuple[int, int, int],
     width, height = picture.size
     sample = picture.convert("RGB")
     if width > _SAMPLE_WIDTH:
-        sample = sample.resize((_SAMPLE_WIDTH, max(1, round(height * _SAMPLE_WIDTH / width))), Image.NEAREST)
+        sample = sample.resize((_SAMPLE_WIDTH, max(1, round(height * _SAMPLE_WIDTH / width))), Image.Resampling.NEAREST)
     coarse = sample.point(lambda value: value // _QUANTUM * _QUANTUM)
     counts = coarse.getcolors(coarse.width * coarse.height) or []
     colours = len(counts)
@@ -77,6 +77,7 @@ def map_coverage(picture: Image.Image) -> float:
     the panel, whole rows at the bottom and whole columns at the right are the panel's plain
     background (the colour of the bottom-right pixel). The share left after cutting them off."""
     pixels = picture.convert("RGB").load()
+    assert pixels is not None, "load() gives None only for an image without pixel data; a converted copy has them"
     width, height = picture.size
     background = pixels[width - 1, height - 1]
 

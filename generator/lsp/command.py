@@ -17,9 +17,10 @@ def run_lsp(args) -> int:
     try:
         from generator.lsp.server import serve
     except ImportError as err:
-        if getattr(err, "name", "") and err.name.split(".")[0] in ("pygls", "lsprotocol", "cattrs"):
+        package = (err.name or "").split(".")[0]  # name is None when the import named no module
+        if package in ("pygls", "lsprotocol", "cattrs"):
             raise DiagnosticError([Diagnostic(
-                "TG620", f"the language server needs {err.name.split('.')[0]}, which is not installed",
+                "TG620", f"the language server needs {package}, which is not installed",
                 Position("triplea-gen lsp"), "pip install 'triplea-gen[lsp]'")]) from None
         raise
     return serve()

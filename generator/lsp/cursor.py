@@ -118,7 +118,7 @@ def _indent(text: str) -> int:
 def _item_indent(text: str) -> int:
     """The indentation of a line's content: `  - key:` counts as the key's column."""
     match = re.match(r"^(\s*(?:-\s+)*)", text)
-    return len(match.group(1))
+    return len(match.group(1)) if match else 0  # the pattern may match empty: never None
 
 
 def block_path(lines: list[str], line: int, column: int | None = None) -> list[str]:

@@ -5,8 +5,12 @@ lists: the server (generator.lsp.server) turns them into LSP messages."""
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from generator.lsp.cursor import Context
+
+if TYPE_CHECKING:  # imported where used at run time: the server starts without loading the spec package
+    from generator.spec.shapes import Section
 
 # Keys whose values name things of the game when no macro header says (the full-game and mod forms).
 _KEY_KINDS = {
@@ -17,14 +21,15 @@ _KEY_KINDS = {
 }
 
 
-def section_keys(path: list[str], is_mod: bool):
+def section_keys(path: list[str], is_mod: bool) -> list[tuple[str, str, str]]:
     """The declared keys (name, doc) allowed at a block path, or [] where none are declared."""
     from generator.spec import declared
-    from generator.spec.shapes import Keyed, ListOf, MapOf, OneOf, Section
+    from generator.spec.shapes import Keyed, ListOf, MapOf
 
-    kind = declared.MOD_TOP if is_mod else declared.FULL_GAME_TOP
+    # object: a kind's item is any kind (shapes declares it so), narrowed by the isinstance tests below
+    kind: object = declared.MOD_TOP if is_mod else declared.FULL_GAME_TOP
     for name in path:
-        section = _section_of(kind, Section, OneOf)
+        section = _section_of(kind)
         if section is not None and name in section.names:
             kind = section.key(name).kind
         elif isinstance(kind, (MapOf, Keyed)):
@@ -33,16 +38,19 @@ def section_keys(path: list[str], is_mod: bool):
             return []
         while isinstance(kind, ListOf):  # a block list's items add no key to the path
             kind = kind.item
-    section = _section_of(kind, Section, OneOf)
+    section = _section_of(kind)
     return [(key.name, key.doc, key.kind.words()) for key in section.keys] if section is not None else []
 
 
-def _section_of(kind, section_type, one_of_type):
-    if isinstance(kind, section_type):
+def _section_of(kind: object) -> Section | None:
+    """The section a kind is, or the first section it may be (OneOf), or None."""
+    from generator.spec.shapes import OneOf, Section
+
+    if isinstance(kind, Section):
         return kind
-    if isinstance(kind, one_of_type):
+    if isinstance(kind, OneOf):
         for choice in kind.choices:
-            if isinstance(choice, section_type):
+            if isinstance(choice, Section):
                 return choice
     return None
 
@@ -156,7 +164,7 @@ def _grammar(grammar) -> str:
 def option_names(class_name: str | None, engine: str) -> list[tuple[str, str]]:
     """(option, value grammar) of a class, or of every class when the class is not known."""
     classes = [catalog().classes[class_name]] if class_name in catalog().classes else catalog().classes.values()
-    found = {}
+    found: dict[str, str] = {}
     for cls in classes:
         for name in cls.option_names(engine):
             found.setdefault(name, _grammar(cls.options[name].grammar))

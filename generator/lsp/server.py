@@ -32,7 +32,7 @@ class SpecServer(LanguageServer):
         self.checker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="triplea-gen-check")
         self.pending: dict[str, asyncio.Task] = {}
         self.results: dict[str, Analysis] = {}  # the last check of each document
-        self.names: dict[str, object] = {}  # the last names a check could read, kept through errors
+        self.names: dict[str, Analysis] = {}  # the last check whose names could be read, kept through errors
         self.published: dict[str, set[str]] = {}  # document -> the other files it published to
         self.checked: dict[str, str] = {}  # document -> the text its last check saw
 
@@ -232,7 +232,7 @@ def completion_items(ls: SpecServer, document, context) -> list[t.CompletionItem
             kind = {"unit_counts": "unit type", "territory_units": "territory"}.get(
                 macro.params[context.container].type)
             found = ls.names.get(document.uri)
-            if kind and found is not None:
+            if kind and found is not None and found.names is not None:
                 return [t.CompletionItem(label=name, kind=t.CompletionItemKind.Value, detail=kind,
                                          insert_text=f"{name}: ") for name in found.names.of_kind(kind)]
             return []
@@ -325,8 +325,8 @@ def hover_texts(ls: SpecServer, document, line: int, column: int) -> list[str]:
         rf"[{{,]\s*{re.escape(word)}\s*:", current) is not None
     if word in macros and re.search(rf"\buse:\s*{re.escape(word)}\b", current):
         found.append(knowledge.macro_hover(macros[word]))
-    elif is_key and macro is not None and "with" in context.path and word in macro.params:
-        found.append(knowledge.param_hover(macro, word))
+    elif is_key and macro is not None and "with" in context.path and (param := knowledge.param_hover(macro, word)):
+        found.append(param)
     elif is_key and "options" in context.path + [context.key] and (
             option := knowledge.option_hover(word, _attachment_class(text, line))):
         found.append(option)

@@ -7,6 +7,7 @@ import hashlib
 import json
 import threading
 import time
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -130,11 +131,11 @@ def _without(rule_ids: list[str]):
     return edit
 
 
-def build_xml(spec_path: Path, without: list[str] = ()) -> bytes:
+def build_xml(spec_path: Path, without: Sequence[str] = ()) -> bytes:
     return _build(spec_path, without).xml_bytes
 
 
-def _build(spec_path: Path, without: list[str]):
+def _build(spec_path: Path, without: Sequence[str]):
     from generator.build.pipeline import compile_game, load_spec
 
     # A control only needs the game XML: the spec's assets may name what the left-out rules make.
@@ -198,8 +199,8 @@ def play_options(scenario: Scenario, names: GameNames) -> list[str]:
         options += [o for unit, count in units.items() for o in ("--purchase", f"{player}={unit}:{count}")]
     for player, moves in play.moves.items():
         for move in moves:
-            units = ",".join(f"{unit}*{count}" for unit, count in move.units.items())
-            options += ["--move", f"{player}={move.phase}:{'>'.join(move.path)}:{units}"]
+            moved = ",".join(f"{unit}*{count}" for unit, count in move.units.items())
+            options += ["--move", f"{player}={move.phase}:{'>'.join(move.path)}:{moved}"]
     for player, territories in play.placements.items():
         options += [o for territory, units in territories.items() for unit, count in units.items()
                     for o in ("--place", f"{player}={territory}:{unit}:{count}")]
@@ -396,10 +397,12 @@ def write_results(spec_path: Path, outdir: Path, results: list[ScenarioResult], 
     from generator.core.writer import read_output, write_outputs
 
     relpath = _results_relpath(spec_path, engine)
-    document = {"version": RESULTS_VERSION, "spec": display_path(spec_path), "spec_digest": spec_digest(spec_path),
-                "complete": complete, "seconds": round(seconds, 1), "scenarios": [r.as_json() for r in results]}
-    document["scenarios"] = stamped(document["scenarios"], document["spec_digest"],
-                                    results[0].game_digest if results else "", scenario_digests(spec_path))
+    # the entries apart from the document, whose values are of every kind: they keep their own type
+    digest = spec_digest(spec_path)
+    entries = stamped([r.as_json() for r in results], digest, results[0].game_digest if results else "",
+                      scenario_digests(spec_path))
+    document = {"version": RESULTS_VERSION, "spec": display_path(spec_path), "spec_digest": digest,
+                "complete": complete, "seconds": round(seconds, 1), "scenarios": entries}
     earlier_text = None if complete else read_output(outdir, relpath)
     if earlier_text is not None:
         # one scenario run: keep the others' earlier results, each marked with what it ran on
@@ -408,7 +411,7 @@ def write_results(spec_path: Path, outdir: Path, results: list[ScenarioResult], 
         except ValueError:
             earlier = {}
         if isinstance(earlier, dict) and earlier.get("version") == RESULTS_VERSION:
-            document["scenarios"] = merged(earlier, document["scenarios"])
+            document["scenarios"] = merged(earlier, entries)
     text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
     return write_outputs(outdir, {relpath: text.encode("utf-8")})[0]
 

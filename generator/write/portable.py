@@ -70,9 +70,9 @@ def _clashes_with_folder(prefixes: dict[str, None], outdir: Path) -> list[Clash]
     for parent, names in sorted(written.items()):
         for name in _listing(outdir, parent):
             rel = f"{parent}/{name}" if parent else name
-            prefix = names.get(folded(name))
-            if prefix is not None and rel not in prefixes:
-                found.append(Clash(prefix, rel, written=False))
+            ours = names.get(folded(name))  # the path we write that this one folds onto
+            if ours is not None and rel not in prefixes:
+                found.append(Clash(ours, rel, written=False))
     return found
 
 

@@ -80,6 +80,17 @@ def test_a_variable_naming_no_install_is_tg090_at_that_folder(tmp_path: Path):
     assert "no bin/triplea-game-headed-*.jar in it" in caught.value.diagnostics[0].message
 
 
+def test_an_install_whose_jar_went_away_is_tg090_not_a_crash(tmp_path: Path, monkeypatch):
+    # find_current_home saw a jar; current_engine looks again and may find none (removed meanwhile)
+    gone = tmp_path / "gone"
+    (gone / "bin").mkdir(parents=True)
+    (gone / ".triplea-root").write_text("")
+    monkeypatch.setattr(engines, "find_current_home", lambda environ=None: gone)
+    with pytest.raises(EngineMissing) as caught:
+        engines.current_engine(environ={})
+    assert code_of(caught) == "TG090" and "no bin/triplea-game-headed-*.jar in it" in caught.value.diagnostics[0].message
+
+
 def test_the_variable_wins_then_the_usual_places(tmp_path: Path):
     usual = fake_install(tmp_path / "home" / "triplea")
     assert engines.find_current_home(environ={}, platform="linux", home=tmp_path / "home") == usual

@@ -254,6 +254,17 @@ def test_an_empty_grey_window_is_not_a_map():
     assert not verdict.plausible_map and verdict.colours == 1
 
 
+def test_a_screenshot_not_kept_that_shows_no_map_is_tg318_at_the_game():
+    from generator.engine.gui import GuiReport
+
+    report = GuiReport(path=Path("game.xml"), game="g", map_dir="m", rounds_requested=1, rounds_completed=1,
+                       stopped_by="rounds", total_seconds=1.0, exceptions=[], missing_images=[], messages=[],
+                       frame_title=None, windows=[], screenshot=None, map_panel=None,
+                       picture=judge_picture(Image.new("RGB", (857, 963), (238, 238, 238))))
+    [found] = report.diagnostics()
+    assert found.code == "TG318" and found.position.file == "game.xml"
+
+
 def test_a_tiny_picture_is_not_a_map():
     assert not judge_picture(Image.new("RGB", (120, 90), (10, 120, 200))).plausible_map
 

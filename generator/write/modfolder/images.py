@@ -107,4 +107,4 @@ def drawn_unit(unit: str, kind: str, colour: str, size: tuple[int, int], damaged
     data = art.unit_image(unit, kind, colour, damaged=damaged)
     if size == (art.UNIT_IMAGE, art.UNIT_IMAGE):
         return data
-    return png(_load(data).resize(size, Image.LANCZOS))
+    return png(_load(data).resize(size, Image.Resampling.LANCZOS))

@@ -86,6 +86,7 @@ def merge_listing(listings: list[bytes | None], map_name: str, games: list[tuple
     read = [listing_games(data, where) for data, where in zip(listings, shown)]
     start_index = next((i for i, data in enumerate(listings) if data and data.strip()), None)
     listed_name, listed = read[start_index] if start_index is not None else (None, [])
+    start = listings[start_index] if start_index is not None else None  # never None when found: it has text
     present = {file for _, file in listed}
     wanted = [game for _, entries in read for game in entries] + list(games)
     missing = []
@@ -94,12 +95,12 @@ def merge_listing(listings: list[bytes | None], map_name: str, games: list[tuple
             present.add(file)
             missing.append((name, file))
     intended = (listed_name or map_name, listed + missing)
-    if start_index is None or listed_name is None:
+    if start is None or listed_name is None:
         result = _render(*intended)
     elif not missing:
-        return listings[start_index]
+        return start
     else:
-        text = listings[start_index].decode("utf-8")
+        text = start.decode("utf-8")
         indent = _list_indent(text)
         if indent is None:  # an unusual layout: written anew, with the same games in the same order
             result = _render(*intended)
