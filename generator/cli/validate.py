@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import sys
 
-from generator.core.diagnostics import EXIT_ERRORS, EXIT_OK
-
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
@@ -25,7 +23,7 @@ def register(subparsers) -> None:
 
 
 def run_validate(args) -> int:
-    from generator.core.diagnostics import display_path
+    from generator.core.diagnostics import EXIT_ERRORS, EXIT_OK, display_path
     from generator.check.validate import validate_file
 
     path = args.path
