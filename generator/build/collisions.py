@@ -55,21 +55,37 @@ def _parser_options() -> dict:
     return {"resolve_entities": False, "no_network": True, "load_dtd": False, "huge_tree": False}
 
 
+class _FirstTags:
+    """A parser target keeping the first two start tags (name, attributes): no element objects
+    are made, and nothing refers back to the parser (an event parser's elements and events form
+    cycles, left for the cyclic collector)."""
+
+    def __init__(self):
+        self.tags: list[tuple[str, dict]] = []
+
+    def start(self, tag, attrib):
+        if len(self.tags) < 2:
+            self.tags.append((tag, dict(attrib)))
+
+    def close(self):
+        return None
+
+
 def _info_name(head: bytes):
     """game_name_in's answer for these bytes fed to a parser at once; _UNDECIDED when they end
     before the root's first child."""
     from lxml import etree
 
-    parser = etree.XMLPullParser(events=("start",), **_parser_options())
+    first = _FirstTags()
     try:
-        parser.feed(head)
-        for _, element in parser.read_events():
-            if element.tag == "info":
-                return True, element.get("name")
-            if element.tag not in ("game",):
-                return False, None
+        etree.XMLParser(target=first, **_parser_options()).feed(head)
     except etree.XMLSyntaxError:
         return False, None
+    for tag, attributes in first.tags:
+        if tag == "info":
+            return True, attributes.get("name")
+        if tag not in ("game",):
+            return False, None
     return _UNDECIDED
 
 

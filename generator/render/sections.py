@@ -70,12 +70,7 @@ def render_sections(game, environment, record: list, origins) -> str:
     """The game XML text with position marks, as game.xml.j2 renders it; the positions go to
     `record`, as the marks number them. Sections whose fields are unchanged come from memory.
     `origins`: the context variable the templates' `origin` filter records positions in."""
-    import jinja2
-
-    frame_env = environment.overlay(loader=jinja2.ChoiceLoader([
-        jinja2.DictLoader({f"game/{name}.xml.j2": f"\x01{name}\x01" for name in SECTION_FIELDS}),
-        environment.loader]))
-    frame = frame_env.get_template("game/game.xml.j2").render(game=game)
+    frame = _frame_environment(environment).get_template("game/game.xml.j2").render(game=game)
     parts, last = [], 0
     for match in _PLACEHOLDER.finditer(frame):
         parts.append(frame[last:match.start()])
@@ -88,6 +83,23 @@ def render_sections(game, environment, record: list, origins) -> str:
         last = match.end()
     parts.append(frame[last:])
     return "".join(parts)
+
+
+_frames: dict = {}  # environment -> its frame environment
+
+
+def _frame_environment(environment):
+    """game.xml.j2 with each section's include answered by its placeholder. Made once per
+    environment: a new overlay per build compiled the frame again, and its templates and caches
+    refer to each other (garbage only the cyclic collector frees)."""
+    frame = _frames.get(environment)
+    if frame is None:
+        import jinja2
+
+        frame = _frames[environment] = environment.overlay(loader=jinja2.ChoiceLoader([
+            jinja2.DictLoader({f"game/{name}.xml.j2": f"\x01{name}\x01" for name in SECTION_FIELDS}),
+            environment.loader]))
+    return frame
 
 
 def _section(name: str, game, environment, origins) -> tuple[str, list]:
