@@ -9,8 +9,8 @@ sections before it, as one render numbers them. tests/render/test_sections.py co
 from __future__ import annotations
 
 import dataclasses
+import operator
 import re
-from functools import lru_cache
 from pathlib import Path
 
 # The model fields each section template reads (all of them: `game.<field>` and nothing else; the
@@ -47,23 +47,42 @@ class Unfingerprintable(TypeError):
     """A value the fingerprint does not know: its section is rendered every time."""
 
 
-@lru_cache(maxsize=None)
-def _field_names(kind: type) -> tuple[str, ...]:
-    return tuple(f.name for f in dataclasses.fields(kind))
+_SCALARS = frozenset((type(None), str, int, float, bool))
+_SEQUENCE, _MAPPING, _SCALAR = "sequence", "mapping", "scalar"
+_plans: dict[type, object] = {}  # type -> how fingerprint takes it apart (a dataclass: its field getter)
+
+
+def _plan(kind: type):
+    if issubclass(kind, (str, int, float, bool)):
+        return _SCALAR
+    if kind is list or issubclass(kind, tuple):  # a Position is a NamedTuple
+        return _SEQUENCE
+    if issubclass(kind, dict):
+        return _MAPPING
+    if dataclasses.is_dataclass(kind):
+        names = tuple(f.name for f in dataclasses.fields(kind))
+        if len(names) == 1:
+            return lambda value, name=names[0]: (getattr(value, name),)
+        return operator.attrgetter(*names) if names else (lambda value: ())
+    raise Unfingerprintable(kind.__name__)
 
 
 def fingerprint(value):
-    """Everything a template can read of a value, as nested tuples (positions included)."""
-    if value is None or isinstance(value, (str, int, float, bool)):
-        return value
+    """Everything a template can read of a value, as nested tuples (positions included). Hot in
+    every warm rebuild (the whole model, each time): a plan per type, scalars not recursed into."""
     kind = type(value)
-    if kind is list or isinstance(value, tuple):  # a Position is a NamedTuple
-        return (kind.__name__, *map(fingerprint, value))
-    if isinstance(value, dict):
-        return ("dict", *((fingerprint(k), fingerprint(v)) for k, v in value.items()))
-    if dataclasses.is_dataclass(value):
-        return (kind.__name__, *(fingerprint(getattr(value, name)) for name in _field_names(kind)))
-    raise Unfingerprintable(kind.__name__)
+    if kind in _SCALARS:
+        return value
+    plan = _plans.get(kind)
+    if plan is None:
+        plan = _plans[kind] = _plan(kind)
+    if plan is _SCALAR:
+        return value
+    if plan is _MAPPING:
+        return ("dict", *[(k if type(k) in _SCALARS else fingerprint(k), v if type(v) in _SCALARS else fingerprint(v))
+                          for k, v in value.items()])
+    items = value if plan is _SEQUENCE else plan(value)
+    return (kind.__name__, *[v if type(v) in _SCALARS else fingerprint(v) for v in items])
 
 
 def render_sections(game, environment, record: list, origins) -> str:
