@@ -32,24 +32,72 @@ def _spec_position(compiled) -> Position:
 
 def game_name_in(path: Path) -> tuple[bool, str | None]:
     """(whether the file is a game XML whose name could be read, its <info name>); never through
-    a link, never anything but a regular file, at most its first MiB."""
-    from lxml import etree
-
+    a link, never anything but a regular file, at most its first MiB, all of which must parse."""
     head = _read_plain(path, _HEAD_BYTES)
     if head is None:
         return False, None
-    parser = etree.XMLPullParser(events=("start",), resolve_entities=False, no_network=True, load_dtd=False,
-                                 huge_tree=False)
+    # Every rebuild asks this of its own previous output: the first 64 KiB settle it, and the rest
+    # is only checked to be well-formed, by a parser that reports no elements (half the time).
+    found = _info_name(head[:_FIRST_BYTES]) if len(head) > _FIRST_BYTES else _UNDECIDED
+    if found is _UNDECIDED:
+        found = _info_name(head)
+        return (False, None) if found is _UNDECIDED else found
+    if found[0] and not _well_formed_so_far(head):
+        return False, None
+    return found
+
+
+_FIRST_BYTES = 64 * 1024
+_UNDECIDED = object()
+
+
+def _parser_options() -> dict:
+    return {"resolve_entities": False, "no_network": True, "load_dtd": False, "huge_tree": False}
+
+
+class _FirstTags:
+    """A parser target keeping the first two start tags (name, attributes): no element objects
+    are made, and nothing refers back to the parser (an event parser's elements and events form
+    cycles, left for the cyclic collector)."""
+
+    def __init__(self):
+        self.tags: list[tuple[str, dict]] = []
+
+    def start(self, tag, attrib):
+        if len(self.tags) < 2:
+            self.tags.append((tag, dict(attrib)))
+
+    def close(self):
+        return None
+
+
+def _info_name(head: bytes):
+    """game_name_in's answer for these bytes fed to a parser at once; _UNDECIDED when they end
+    before the root's first child."""
+    from lxml import etree
+
+    first = _FirstTags()
     try:
-        parser.feed(head)
-        for _, element in parser.read_events():
-            if element.tag == "info":
-                return True, element.get("name")
-            if element.tag not in ("game",):
-                break
+        etree.XMLParser(target=first, **_parser_options()).feed(head)
     except etree.XMLSyntaxError:
-        pass
-    return False, None
+        return False, None
+    for tag, attributes in first.tags:
+        if tag == "info":
+            return True, attributes.get("name")
+        if tag not in ("game",):
+            return False, None
+    return _UNDECIDED
+
+
+def _well_formed_so_far(head: bytes) -> bool:
+    """Whether feeding head raises no syntax error (an end not yet seen is no error)."""
+    from lxml import etree
+
+    try:
+        etree.XMLParser(**_parser_options()).feed(head)
+    except etree.XMLSyntaxError:
+        return False
+    return True
 
 
 def check_not_another_game(compiled, files: dict[str, bytes], outdir: str | None) -> None:

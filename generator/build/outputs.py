@@ -89,7 +89,7 @@ def check_built_map_folder(compiled: CompiledGame, files: dict[str, bytes], outd
             return sorted(diagnostics + [problem], key=Diagnostic.sort_key)
         raise DiagnosticError(sorted(diagnostics + [problem], key=Diagnostic.sort_key), EXIT_ERRORS)
     found = check_map_folder(compiled.tree.getroot(), folder, engine=target, position_of=compiled.position_of,
-                             game_file=compiled.game_file)
+                             game_file=compiled.game_file, needs=compiled.map_needs)
     diagnostics = sorted(diagnostics + found, key=Diagnostic.sort_key)
     if any(d.severity == "error" for d in found):
         raise DiagnosticError(diagnostics, EXIT_ERRORS)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 from lxml import etree
@@ -54,6 +55,14 @@ class CompiledGame:
         from generator.core.writer import safe_name
 
         return f"{safe_name(Path(self.spec_path).stem)}.xml"
+
+    @cached_property
+    def map_needs(self):
+        """What the game asks of its map folder (generator.check.mapfolder.game_needs): the
+        folder additions and the folder check both read it, so a build works it out once."""
+        from generator.check.mapfolder import game_needs
+
+        return game_needs(self.tree.getroot())
 
     def position_of(self, element) -> Position:
         """The YAML position behind a rendered element (the nearest enclosing one that has one)."""

@@ -32,7 +32,7 @@ from lxml import etree
 
 from generator.catalog.client import ClientRule, client_entry
 from generator.core.diagnostics import Collector, Diagnostic, DiagnosticError, Position, closest, display_path
-from generator.read.mapfiles import map_file_exists, read_map_file as read_file_below, refuse_link
+from generator.read.mapfiles import FolderListings, map_file_exists, read_map_file as read_file_below, refuse_link
 from generator.read.maplisting import listing_games
 from generator.read.propfile import property_line, read_properties
 from generator.core.enginename import EngineName
@@ -56,6 +56,7 @@ class MapFolder:
         self.engine_assets = engine_assets
         self.pending_listing = pending_listing  # a map.yml about to be written beside the content root
         self.listings = _listing_candidates(self.roots[:1])
+        self._files = FolderListings()  # the checks ask about hundreds of files in a few folders
 
     @classmethod
     def at(cls, map_dir, engine_assets: Path | None = None) -> "MapFolder":
@@ -69,7 +70,7 @@ class MapFolder:
     def exists(self, relpath: str, in_engine_assets: bool = False) -> bool:
         if in_engine_assets:  # the engine's own install, not a downloaded folder
             return self.engine_assets is not None and (self.engine_assets / relpath).is_file()
-        return relpath in self.pending or any(map_file_exists(root, relpath) for root in self.roots)
+        return relpath in self.pending or any(self._files.exists(root, relpath) for root in self.roots)
 
     def read_bytes(self, relpath: str) -> bytes | None:
         """Every read of the folder goes through the map folder reader: no link followed, regular
@@ -392,14 +393,15 @@ def _add_derived_units(root, needs, creates, changes, captured_by, given_to, inf
 
 
 class MapFolderChecker:
-    def __init__(self, root, folder: MapFolder, engine: str, position_of, game_file: str | None = None):
+    def __init__(self, root, folder: MapFolder, engine: str, position_of, game_file: str | None = None,
+                 needs: GameNeeds | None = None):
         self.root = root
         self.folder = folder
         self.engine = engine
         self.position_of = position_of
         self.game_file = game_file
         self.out = Collector()
-        self.needs = game_needs(root)
+        self.needs = needs if needs is not None else game_needs(root)
 
     def report(self, entry_id: str, code: str, message: str, element, hint: str, **names) -> None:
         rule = client_entry(entry_id).rule(self.engine)
@@ -575,10 +577,11 @@ def _raw_utf8_hint(key: str, keys: set[str]) -> str | None:
             f"with \\u escapes: {property_line(key, '...').strip()}")
 
 
-def check_map_folder(root, folder: MapFolder, *, engine: str, position_of, game_file: str | None = None
-                     ) -> list[Diagnostic]:
-    """Every map-folder problem of the game (root: the game XML's root element) for one engine."""
-    return MapFolderChecker(root, folder, engine, position_of, game_file).run()
+def check_map_folder(root, folder: MapFolder, *, engine: str, position_of, game_file: str | None = None,
+                     needs: GameNeeds | None = None) -> list[Diagnostic]:
+    """Every map-folder problem of the game (root: the game XML's root element) for one engine;
+    needs: game_needs(root) when the caller has it already."""
+    return MapFolderChecker(root, folder, engine, position_of, game_file, needs).run()
 
 
 def build_map_folder(files: dict[str, bytes], outdir, base_xml: Path | None, engine: str) -> MapFolder | None:

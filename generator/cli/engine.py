@@ -5,11 +5,9 @@ The engine modules are imported inside the handlers so that `--help` stays fast.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
-from generator.core.diagnostics import EXIT_ERRORS, EXIT_OK, display_path
 from generator.core.enginename import ENGINE_NAMES, EngineName
 
 
@@ -90,6 +88,8 @@ def _positive_int(text: str) -> int:
 
 
 def _run_check(args) -> int:
+    import json
+    from generator.core.diagnostics import EXIT_ERRORS, EXIT_OK
     from generator.engine.harness import check_games, engine_check_files
 
     paths = [Path(game) for game in args.games]
@@ -101,6 +101,8 @@ def _run_check(args) -> int:
 
 
 def _run_play(args) -> int:
+    import json
+    from generator.core.diagnostics import EXIT_ERRORS, EXIT_OK
     from generator.engine.harness import play_game
 
     report = play_game(Path(args.game), rounds=args.rounds, ai=args.ai, seed=args.seed,
@@ -116,6 +118,8 @@ def _run_play(args) -> int:
 
 
 def _run_gui(args) -> int:
+    import json
+    from generator.core.diagnostics import EXIT_ERRORS, EXIT_OK
     from generator.engine.gui import run_gui
 
     report = run_gui(Path(args.game), Path(args.map_dir), rounds=args.rounds,
@@ -159,6 +163,8 @@ def format_message(entry: dict) -> str:
 
 def format_play_report(report) -> str:
     """The play report as text: outcome, exceptions, triggers fired, end state per player."""
+    from generator.core.diagnostics import display_path
+
     lines = [f"game: {report.game} ({display_path(report.path)})",
              f"ai: {report.ai}, seed: {report.seed if report.seed is not None else 'none'}, "
              f"map folder: {report.map_dir or 'none (engine assets only)'}"]
@@ -199,6 +205,8 @@ def format_play_report(report) -> str:
 
 def format_gui_report(report) -> str:
     """The desktop-client report as text."""
+    from generator.core.diagnostics import display_path
+
     lines = [f"game: {report.game} ({display_path(report.path)}), map folder: {report.map_dir}",
              f"rounds: {report.rounds_completed} of {report.rounds_requested} played in the desktop client "
              f"(stopped by: {report.stopped_by}), {report.total_seconds:.1f} s",

@@ -104,9 +104,10 @@ def main(argv: list[str] | None = None) -> int:
 
 def run_command(argv: list[str]) -> int:
     """One command in this process."""
+    args = build_parser(argv[0] if argv else None).parse_args(argv)
+    # after parsing: `--help` and a mistyped command line never load it (dataclasses, typing, re)
     from generator.core.diagnostics import EXIT_INTERNAL, DiagnosticError, printable
 
-    args = build_parser(argv[0] if argv else None).parse_args(argv)
     try:
         return args.run(args)
     except DiagnosticError as err:

@@ -1,7 +1,6 @@
 """`triplea-gen test SPEC`: the spec's scenarios played in the real engine, each with its control."""
 from __future__ import annotations
 
-import json
 import os
 import sys
 import time
@@ -63,6 +62,8 @@ def bounded_jobs(requested: int) -> int:
 
 
 def run_test(args) -> int:
+    import json
+
     from generator.core.diagnostics import EXIT_ERRORS, EXIT_OK, Diagnostic
     from generator.scenarios.run import test_spec, write_results
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 
-from generator.core.diagnostics import EXIT_ERRORS, EXIT_OK
 from generator.core.enginename import ENGINE_NAMES
 
 
@@ -26,7 +25,7 @@ def register(subparsers) -> None:
 
 
 def run_validate(args) -> int:
-    from generator.core.diagnostics import display_path
+    from generator.core.diagnostics import EXIT_ERRORS, EXIT_OK, display_path
     from generator.check.validate import validate_file
 
     path = args.path

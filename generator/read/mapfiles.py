@@ -149,6 +149,63 @@ def map_file_exists(root: str | os.PathLike, relpath: str) -> bool:
     return True
 
 
+class FolderListings:
+    """map_file_exists for one build that asks about hundreds of files in a few dozen folders
+    (a mod's flags and unit images): each folder is walked down to and listed once, and the
+    answers come from the listing. A name the listing does not hold exactly but matches when
+    case and Unicode normalisation are ignored is asked of the file system itself (a folder on a
+    case-insensitive disk finds it), so every answer and refusal is map_file_exists's. Kept for
+    one build only: a file added since is seen by the next build."""
+
+    def __init__(self):
+        self._folders: dict[tuple[str, tuple[str, ...]], tuple[dict[str, str], set[str]] | None] = {}
+
+    def exists(self, root: str | os.PathLike, relpath: str) -> bool:
+        parts = _parts(relpath)
+        if not parts:
+            return False
+        key = (os.fspath(root), tuple(parts[:-1]))
+        if key not in self._folders:
+            self._folders[key] = _listing(Path(root), parts[:-1])  # a link on the way: refused, not kept
+        listing = self._folders[key]
+        if listing is None:
+            return False
+        kinds, loose = listing
+        kind = kinds.get(parts[-1])
+        if kind is None:
+            return _loose_name(parts[-1]) in loose and map_file_exists(root, relpath)
+        path = Path(root).joinpath(*parts)
+        if kind == "link":
+            raise _link(path)
+        if kind == "special":
+            raise _special(path)
+        return kind == "file"
+
+
+def _loose_name(name: str) -> str:
+    import unicodedata
+
+    return unicodedata.normalize("NFC", name).casefold()
+
+
+def _listing(root: Path, folder: list[str]) -> tuple[dict[str, str], set[str]] | None:
+    """Name -> "file", "folder", "link" or "special" of one folder's entries (not followed), and
+    their names as _loose_name has them; None when the folder is not there."""
+    fd = _open_folder(root, folder)
+    if fd is None:
+        return None
+    kinds = {}
+    try:
+        with os.scandir(fd) as entries:
+            for entry in entries:
+                mode = entry.stat(follow_symlinks=False).st_mode  # while fd is open: read by descriptor
+                kinds[entry.name] = ("link" if stat.S_ISLNK(mode) else "folder" if stat.S_ISDIR(mode)
+                                     else "file" if stat.S_ISREG(mode) else "special")
+    finally:
+        os.close(fd)
+    return kinds, {_loose_name(name) for name in kinds}
+
+
 def read_map_file(root: str | os.PathLike, relpath: str, kind: str | None = None) -> bytes | None:
     """The bytes of root/relpath, None when there is no such file. Refused: a link (the file or a
     folder below root), anything but a regular file, more bytes than its kind allows."""

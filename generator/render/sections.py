@@ -9,6 +9,7 @@ sections before it, as one render numbers them. tests/render/test_sections.py co
 from __future__ import annotations
 
 import dataclasses
+import operator
 import re
 from functools import partial
 from pathlib import Path
@@ -52,41 +53,49 @@ def _shifted_mark(mark: re.Match[str], offset: int) -> str:
     return f"\x00{int(mark.group(1)) + offset}\x00"
 
 
-# dataclass -> its field names (a dict, not lru_cache: mypy takes a class for unhashable there)
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+_SCALARS = frozenset((type(None), str, int, float, bool))
+_SEQUENCE, _MAPPING, _SCALAR = "sequence", "mapping", "scalar"
+_plans: dict[type, object] = {}  # type -> how fingerprint takes it apart (a dataclass: its field getter)
 
 
-def _field_names(kind: type) -> tuple[str, ...]:
-    known = _FIELD_NAMES.get(kind)
-    if known is None:
-        known = _FIELD_NAMES[kind] = tuple(f.name for f in dataclasses.fields(kind))
-    return known
+def _plan(kind: type):
+    if issubclass(kind, (str, int, float, bool)):
+        return _SCALAR
+    if kind is list or issubclass(kind, tuple):  # a Position is a NamedTuple
+        return _SEQUENCE
+    if issubclass(kind, dict):
+        return _MAPPING
+    if dataclasses.is_dataclass(kind):
+        names = tuple(f.name for f in dataclasses.fields(kind))
+        if len(names) == 1:
+            return lambda value, name=names[0]: (getattr(value, name),)
+        return operator.attrgetter(*names) if names else (lambda value: ())
+    raise Unfingerprintable(kind.__name__)
 
 
 def fingerprint(value):
-    """Everything a template can read of a value, as nested tuples (positions included)."""
-    if value is None or isinstance(value, (str, int, float, bool)):
-        return value
+    """Everything a template can read of a value, as nested tuples (positions included). Hot in
+    every warm rebuild (the whole model, each time): a plan per type, scalars not recursed into."""
     kind = type(value)
-    if kind is list or isinstance(value, tuple):  # a Position is a NamedTuple
-        return (kind.__name__, *map(fingerprint, value))
-    if isinstance(value, dict):
-        return ("dict", *((fingerprint(k), fingerprint(v)) for k, v in value.items()))
-    if dataclasses.is_dataclass(value):
-        return (kind.__name__, *(fingerprint(getattr(value, name)) for name in _field_names(kind)))
-    raise Unfingerprintable(kind.__name__)
+    if kind in _SCALARS:
+        return value
+    plan = _plans.get(kind)
+    if plan is None:
+        plan = _plans[kind] = _plan(kind)
+    if plan is _SCALAR:
+        return value
+    if plan is _MAPPING:
+        return ("dict", *[(k if type(k) in _SCALARS else fingerprint(k), v if type(v) in _SCALARS else fingerprint(v))
+                          for k, v in value.items()])
+    items = value if plan is _SEQUENCE else plan(value)
+    return (kind.__name__, *[v if type(v) in _SCALARS else fingerprint(v) for v in items])
 
 
 def render_sections(game, environment, record: list, origins) -> str:
     """The game XML text with position marks, as game.xml.j2 renders it; the positions go to
     `record`, as the marks number them. Sections whose fields are unchanged come from memory.
     `origins`: the context variable the templates' `origin` filter records positions in."""
-    import jinja2
-
-    frame_env = environment.overlay(loader=jinja2.ChoiceLoader([
-        jinja2.DictLoader({f"game/{name}.xml.j2": f"\x01{name}\x01" for name in SECTION_FIELDS}),
-        environment.loader]))
-    frame = frame_env.get_template("game/game.xml.j2").render(game=game)
+    frame = _frame_environment(environment).get_template("game/game.xml.j2").render(game=game)
     parts, last = [], 0
     for match in _PLACEHOLDER.finditer(frame):
         parts.append(frame[last:match.start()])
@@ -98,6 +107,23 @@ def render_sections(game, environment, record: list, origins) -> str:
         last = match.end()
     parts.append(frame[last:])
     return "".join(parts)
+
+
+_frames: dict = {}  # environment -> its frame environment
+
+
+def _frame_environment(environment):
+    """game.xml.j2 with each section's include answered by its placeholder. Made once per
+    environment: a new overlay per build compiled the frame again, and its templates and caches
+    refer to each other (garbage only the cyclic collector frees)."""
+    frame = _frames.get(environment)
+    if frame is None:
+        import jinja2
+
+        frame = _frames[environment] = environment.overlay(loader=jinja2.ChoiceLoader([
+            jinja2.DictLoader({f"game/{name}.xml.j2": f"\x01{name}\x01" for name in SECTION_FIELDS}),
+            environment.loader]))
+    return frame
 
 
 def _section(name: str, game, environment, origins) -> tuple[str, list]:

@@ -193,4 +193,7 @@ def order_attachments(attachments: list[m.Attachment]) -> list[m.Attachment]:
 
     for position in range(len(attachments)):
         place(position)
+    # place refers to itself through its closure: a cycle that would keep every attachment alive
+    # until the cyclic collector runs (milliseconds per rebuild in a warm process); broken here
+    del place
     return ordered

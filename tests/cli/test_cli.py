@@ -38,3 +38,19 @@ def test_an_unknown_command_is_refused_with_the_full_list(capsys):
     assert ended.value.code == 2
     err = capsys.readouterr().err
     assert "invalid choice: 'biuld'" in err and "'server'" in err and "'preview'" in err
+
+
+def test_help_loads_no_diagnostics_machinery():
+    """`triplea-gen --help` (goal: 0.05 s) imports the command modules' parsers only: not the
+    diagnostics module, whose dataclasses import alone pulls in inspect, ast and dis."""
+    import subprocess
+    import sys
+
+    probe = ("import sys; from generator.cli.main import main\n"
+             "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+             "print(sorted(m for m in ('generator.core.diagnostics', 'dataclasses', 'json') if m in sys.modules),"
+             " file=sys.stderr)")
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
+                            cwd=cli.__file__.rsplit("/generator/", 1)[0])
+    assert result.stdout.startswith("usage: triplea-gen")
+    assert result.stderr.strip() == "[]"

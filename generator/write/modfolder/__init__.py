@@ -15,7 +15,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from generator.core.diagnostics import Diagnostic, DiagnosticError, display_path
-from generator.check.mapfolder import game_needs
 from generator.model.looks import AssetSpec
 from generator.write.modfolder.basefolder import BaseFolder
 from generator.write.modfolder.listing import merge_listing
@@ -75,7 +74,7 @@ def map_folder_additions(compiled, files: dict[str, bytes], outdir: str | Path |
         from generator.write.modfolder.assets import asset_files
 
         properties = start("map.properties")
-        owned = set(game_needs(compiled.tree.getroot()).units)  # what validate --map-dir asks images for
+        owned = set(compiled.map_needs.units)  # what validate --map-dir asks images for
         assets = asset_files(game, owned, look, base, lambda rel: output.read(content + rel),
                              properties_before(properties, xml_name), compiled.spec_path)
         additions.update({content + rel: data for rel, data in assets.files.items()})

@@ -8,7 +8,7 @@ from functools import cached_property
 from pathlib import Path
 
 from generator.core.diagnostics import display_path
-from generator.read.mapfiles import list_map_folder, map_file_exists, read_map_file
+from generator.read.mapfiles import FolderListings, list_map_folder, map_file_exists, read_map_file
 from generator.read.propfile import read_properties
 
 
@@ -38,7 +38,14 @@ class BaseFolder:
     def read(self, relpath: str) -> bytes | None:
         """A file of the content folder, or None; through the map folder reader (no link followed,
         regular files only, bounded: a refusal is a located error)."""
-        return read_map_file(self.root, self._below_root + relpath)
+        if relpath not in self._read:  # a mod's new flags and images start from the same few files, many times
+            self._read[relpath] = read_map_file(self.root, self._below_root + relpath)
+        return self._read[relpath]
+
+    @cached_property
+    def _read(self) -> dict[str, bytes | None]:
+        """What read() found, by path: the base map folder does not change while a build reads it."""
+        return {}
 
     def listing(self) -> bytes | None:
         return read_map_file(self.root, "map.yml")
@@ -47,7 +54,12 @@ class BaseFolder:
         return display_path(self.root / "map.yml")
 
     def exists(self, relpath: str) -> bool:
-        return map_file_exists(self.root, self._below_root + relpath)
+        return self._files.exists(self.root, self._below_root + relpath)
+
+    @cached_property
+    def _files(self) -> FolderListings:
+        """A mod's images are looked for in a few folders, a file at a time: each folder listed once."""
+        return FolderListings()
 
     @cached_property
     def properties(self) -> dict[str, str]:
