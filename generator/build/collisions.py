@@ -38,17 +38,16 @@ def game_name_in(path: Path) -> tuple[bool, str | None]:
         return False, None
     # Every rebuild asks this of its own previous output: the first 64 KiB settle it, and the rest
     # is only checked to be well-formed, by a parser that reports no elements (half the time).
-    found = _info_name(head[:_FIRST_BYTES]) if len(head) > _FIRST_BYTES else _UNDECIDED
-    if found is _UNDECIDED:
+    found = _info_name(head[:_FIRST_BYTES]) if len(head) > _FIRST_BYTES else None
+    if found is None:
         found = _info_name(head)
-        return (False, None) if found is _UNDECIDED else found
+        return (False, None) if found is None else found
     if found[0] and not _well_formed_so_far(head):
         return False, None
     return found
 
 
 _FIRST_BYTES = 64 * 1024
-_UNDECIDED = object()
 
 
 def _parser_options() -> dict:
@@ -71,9 +70,9 @@ class _FirstTags:
         return None
 
 
-def _info_name(head: bytes):
-    """game_name_in's answer for these bytes fed to a parser at once; _UNDECIDED when they end
-    before the root's first child."""
+def _info_name(head: bytes) -> tuple[bool, str | None] | None:
+    """game_name_in's answer for these bytes fed to a parser at once; None (undecided) when they
+    end before the root's first child."""
     from lxml import etree
 
     first = _FirstTags()
@@ -86,7 +85,7 @@ def _info_name(head: bytes):
             return True, attributes.get("name")
         if tag not in ("game",):
             return False, None
-    return _UNDECIDED
+    return None
 
 
 def _well_formed_so_far(head: bytes) -> bool:

@@ -13,6 +13,7 @@ import operator
 import re
 from functools import partial
 from pathlib import Path
+from typing import Any, Callable
 
 # The model fields each section template reads (all of them: `game.<field>` and nothing else; the
 # test reads the templates and holds this table to them).
@@ -55,10 +56,19 @@ def _shifted_mark(mark: re.Match[str], offset: int) -> str:
 
 _SCALARS = frozenset((type(None), str, int, float, bool))
 _SEQUENCE, _MAPPING, _SCALAR = "sequence", "mapping", "scalar"
-_plans: dict[type, object] = {}  # type -> how fingerprint takes it apart (a dataclass: its field getter)
+# type -> how fingerprint takes it apart: a kind word, or (a dataclass) the getter of its fields
+_plans: dict[type, str | Callable[[Any], tuple]] = {}
 
 
-def _plan(kind: type):
+def _one_field(value: Any, name: str) -> tuple:
+    return (getattr(value, name),)
+
+
+def _no_fields(value: Any) -> tuple:
+    return ()
+
+
+def _plan(kind: type) -> str | Callable[[Any], tuple]:
     if issubclass(kind, (str, int, float, bool)):
         return _SCALAR
     if kind is list or issubclass(kind, tuple):  # a Position is a NamedTuple
@@ -67,9 +77,9 @@ def _plan(kind: type):
         return _MAPPING
     if dataclasses.is_dataclass(kind):
         names = tuple(f.name for f in dataclasses.fields(kind))
-        if len(names) == 1:
-            return lambda value, name=names[0]: (getattr(value, name),)
-        return operator.attrgetter(*names) if names else (lambda value: ())
+        if len(names) == 1:  # attrgetter of one name gives the value, not a tuple of it
+            return partial(_one_field, name=names[0])
+        return operator.attrgetter(*names) if names else _no_fields
     raise Unfingerprintable(kind.__name__)
 
 
@@ -87,7 +97,7 @@ def fingerprint(value):
     if plan is _MAPPING:
         return ("dict", *[(k if type(k) in _SCALARS else fingerprint(k), v if type(v) in _SCALARS else fingerprint(v))
                           for k, v in value.items()])
-    items = value if plan is _SEQUENCE else plan(value)
+    items = plan(value) if callable(plan) else value  # else a _SEQUENCE
     return (kind.__name__, *[v if type(v) in _SCALARS else fingerprint(v) for v in items])
 
 
