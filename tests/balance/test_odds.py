@@ -8,7 +8,7 @@ import pytest
 from generator.balance.odds import changed_units, measure_odds
 from generator.balance.variants import spec_variants
 from generator.core.diagnostics import DiagnosticError
-from tests.conftest import REPO, requires_current_engine, requires_engine
+from tests.conftest import REPO, SHARED, SHARED_MISSING, missing, requires_current_engine, requires_engine
 
 FIXTURES = REPO / "tests" / "fixtures" / "balance"
 
@@ -54,3 +54,17 @@ def test_the_current_engines_calculator_answers_too_and_repeats_for_a_seed():
     assert mine["mod"]["runs"] == 400
     assert measure_odds(mod, base, [given], seed=3, runs=400, engine="current") == data  # repeatable
     assert measure_odds(mod, base, [given], seed=4, runs=400, engine="current") != data  # the seed matters
+
+
+@pytest.mark.engine
+@requires_engine
+def test_a_global_1940_mod_gets_figures_from_1_9_not_a_failed_copy_of_the_game(monkeypatch):
+    """1.9's public OddsCalculator copies the game by serialization, which fails on Global 1940
+    (NullPointerException in DefaultNamed.equals): the harness hands it the game uncopied."""
+    if not (SHARED / "maps").is_dir():
+        missing(SHARED_MISSING)
+    monkeypatch.setenv("TRIPLEA_MAPS", str(SHARED / "maps"))
+    mod, base = spec_variants(REPO / "rules_yaml" / "g40_showcase.yaml", None)
+    data = measure_odds(mod, base, [], seed=1, runs=20)
+    assert data["battles"] and all("error" not in row[name] for row in data["battles"] for name in ("base", "mod"))
+    assert all(row[name]["runs"] == 20 for row in data["battles"] for name in ("base", "mod"))
