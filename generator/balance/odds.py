@@ -99,6 +99,13 @@ def measure_odds(mod: Variant, base: Variant, extra: list[str], seed: int = 1, r
     return {"seed": seed, "runs": runs, "changed_units": changed, "battles": rows}
 
 
+def failed_battles(data: dict) -> list[tuple[str, str, str, bool]]:
+    """(battle, variant, the calculator's error, whether --battle gave it) for every battle the
+    engine answered no figures for."""
+    return [(row["battle"], name, row[name]["error"], row["why"] == "given")
+            for row in data["battles"] for name in ("base", "mod") if "error" in row[name]]
+
+
 def odds_lines(data: dict) -> list[str]:
     lines = []
     for row in data["battles"]:

@@ -68,3 +68,16 @@ def test_a_global_1940_mod_gets_figures_from_1_9_not_a_failed_copy_of_the_game(m
     data = measure_odds(mod, base, [], seed=1, runs=20)
     assert data["battles"] and all("error" not in row[name] for row in data["battles"] for name in ("base", "mod"))
     assert all(row[name]["runs"] == 20 for row in data["battles"] for name in ("base", "mod"))
+
+
+@pytest.mark.engine
+@requires_engine
+def test_a_battle_the_calculator_cannot_answer_is_tg605_and_exit_1(capsys):
+    from generator.cli.main import main
+
+    status = main(["odds", str(FIXTURES / "hex_strong_armour.yaml"), "--runs", "20",
+                   "--battle", "Reds|Blues|Nowhere|armour=2|infantry=2"])
+    out, err = capsys.readouterr()
+    assert status == 1
+    assert "attacker wins" in out  # the typical battles' figures are still printed
+    assert "--battle: error[TG605]" in err and "no territory Nowhere" in err and "hint:" in err

@@ -75,8 +75,8 @@ final class OddsMode {
     final GamePlayer defender = data.getPlayerList().getPlayerId(parts[1]);
     final Territory territory = data.getMap().getTerritoryOrNull(parts[2]);
     if (attacker == null || defender == null || territory == null) {
-      entry.put("error", "no player " + (attacker == null ? parts[0] : defender == null ? parts[1] : "")
-          + (territory == null ? "no territory " + parts[2] : ""));
+      entry.put("error", attacker == null ? "no player " + parts[0] : defender == null ? "no player " + parts[1]
+          : "no territory " + parts[2]);
       return entry;
     }
     final List<Unit> attacking;
