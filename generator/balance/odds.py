@@ -1,8 +1,8 @@
 """`odds`: the first answer a modder gets, in seconds. For every unit type whose stats the mod
 changes (its unitAttachment options differ from the base's), two typical battles, the unit
 attacking and the unit defending, each side about 30 PUs of units; plus the battles given with
-`--battle`. Each runs in the engine's own battle calculator (1.9) on the base and on the mod:
-win probability and expected losses before and after."""
+`--battle`. Each runs in the engine's own battle calculator (1.9's, or 2.x's with `--engine
+current`), seeded, on the base and on the mod: win probability and expected losses before and after."""
 from __future__ import annotations
 
 import tempfile
@@ -10,7 +10,6 @@ from pathlib import Path
 
 from generator.balance.variants import Variant
 from generator.core.diagnostics import Diagnostic, DiagnosticError, Position
-from generator.core.enginename import EngineName
 from generator.read.safexml import parse_xml_bytes
 
 BUDGET_PUS = 30
@@ -77,9 +76,6 @@ def measure_odds(mod: Variant, base: Variant, extra: list[str], seed: int = 1, r
                  engine: str = "1.9") -> dict:
     from generator.engine.harness import battle_odds
 
-    if engine != EngineName.V1_9:
-        raise DiagnosticError([Diagnostic("TG604", "odds runs in TripleA 1.9 only so far", Position("--engine"),
-                                          "leave out --engine current")], exit_status=2)
     changed = changed_units(mod, base)
     battles: list[tuple[str, str]] = []
     for unit, keys in changed.items():
@@ -98,11 +94,18 @@ def measure_odds(mod: Variant, base: Variant, extra: list[str], seed: int = 1, r
             game = Path(folder) / variant.name / variant.file_name
             game.parent.mkdir()  # safe-write: in our private temporary folder
             game.write_bytes(variant.xml)  # safe-write: in our private temporary folder
-            figures[variant.name] = battle_odds(game, [b for _, b in battles], seed=seed, runs=runs)
+            figures[variant.name] = battle_odds(game, [b for _, b in battles], seed=seed, runs=runs, engine=engine)
     rows = []
     for (why, battle), before, after in zip(battles, figures["base"], figures["mod"]):
         rows.append({"why": why, "battle": battle, "base": before, "mod": after})
     return {"seed": seed, "runs": runs, "changed_units": changed, "battles": rows}
+
+
+def failed_battles(data: dict) -> list[tuple[str, str, str, bool]]:
+    """(battle, variant, the calculator's error, whether --battle gave it) for every battle the
+    engine answered no figures for."""
+    return [(row["battle"], name, row[name]["error"], row["why"] == "given")
+            for row in data["battles"] for name in ("base", "mod") if "error" in row[name]]
 
 
 def odds_lines(data: dict) -> list[str]:

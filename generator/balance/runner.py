@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import queue
 import threading
+import uuid
 from collections.abc import Callable
 
 from generator.balance.games import GameTask, PlayResult, close_warm, play_task
@@ -78,8 +79,11 @@ def play_on_cluster(tasks: list[GameTask], address: str, on_result: OnResult, co
                                           "ADDRESS' on each machine, then give its tcp://HOST:PORT")],
                               exit_status=2) from None
     try:
-        futures = {client.submit(play_task, task, pure=False, key=f"balance-{task.variant}-{task.seed}-{index}"): index
-                   for index, task in enumerate(tasks)}
+        # Dask takes a key it already holds for the same task: a key that names only variant, seed and
+        # index gave a second run on the same scheduler (another spec, at the same time) the first's games.
+        run = uuid.uuid4().hex[:12]
+        futures = {client.submit(play_task, task, pure=False, key=f"balance-{task.variant}-{task.seed}-{index}-{run}"):
+                   index for index, task in enumerate(tasks)}
         for future in as_completed(futures, loop=client.loop):
             index = futures[future]
             try:

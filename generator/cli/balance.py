@@ -104,7 +104,7 @@ def _run_balance(args) -> int:
 def _run_odds(args) -> int:
     import json
 
-    from generator.balance.odds import measure_odds, odds_lines
+    from generator.balance.odds import failed_battles, measure_odds, odds_lines
     from generator.balance.variants import spec_variants
     from generator.core.diagnostics import Diagnostic, DiagnosticError, Position
 
@@ -114,4 +114,11 @@ def _run_odds(args) -> int:
     mod, base = spec_variants(Path(args.spec), args.against)
     data = measure_odds(mod, base, args.battle, seed=args.seed, runs=args.runs, engine=args.engine)
     print(json.dumps(data, indent=1) if args.format == "json" else "\n".join(odds_lines(data)))
+    failed = failed_battles(data)
+    if failed:
+        # the figures that did come are printed above; a script must still see that some are missing
+        raise DiagnosticError([Diagnostic("TG605", f"the engine's battle calculator gave no figures for {battle} "
+                                          f"({variant}): {error}", Position("--battle" if given else args.spec),
+                                          "check the battle's players, territory and unit types against the game")
+                               for battle, variant, error, given in failed], exit_status=1)
     return EXIT_OK

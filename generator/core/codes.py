@@ -326,7 +326,10 @@ _ALL = (
     Code("TG603", WARNING, INPUT, "`balance`: a game failed (the engine refused it, broke or ran out of time, or "
                                   "the cluster's workers died playing it); reported and not counted (warning)"),
     Code("TG604", ERROR, INPUT, "`odds`: no battle to calculate (the mod changes no unit's stats and no "
-                                "`--battle` is given), or an engine it does not run in"),
+                                "`--battle` is given)"),
+    Code("TG605", ERROR, INPUT, "`odds`: the engine's calculator answered no figures for a battle (a player, "
+                                "territory or unit type the game lacks, or the calculator broke); the other "
+                                "battles are printed, exit 1"),
     Code("TG620", ERROR, INPUT, "`lsp`: the language server needs pygls (`pip install 'triplea-gen[lsp]'`)"),
 )
 

@@ -67,8 +67,8 @@ final class OddsMode {
     final PlayerID defender = data.getPlayerList().getPlayerId(parts[1]);
     final Territory territory = data.getMap().getTerritory(parts[2]);
     if (attacker == null || defender == null || territory == null) {
-      entry.put("error", "no player " + (attacker == null ? parts[0] : defender == null ? parts[1] : "")
-          + (territory == null ? "no territory " + parts[2] : ""));
+      entry.put("error", attacker == null ? "no player " + parts[0] : defender == null ? "no player " + parts[1]
+          : "no territory " + parts[2]);
       return entry;
     }
     final List<Unit> attacking;
@@ -86,9 +86,14 @@ final class OddsMode {
     final AggregateResults results;
     try {
       final Class<?> type = Class.forName("games.strategy.triplea.oddsCalculator.ta.OddsCalculator");
-      final Constructor<?> make = type.getDeclaredConstructor(GameData.class);
+      // The (data, alreadyCloned) constructor: the public one copies the game by serialization,
+      // which fails on Global 1940 on this JVM (a HashSet of named objects read back before their
+      // names: NullPointerException in DefaultNamed.equals). The calculator clears the battle's
+      // territory before each battle and undoes every run's changes, and the harness parsed this
+      // game for the calculator alone, so it may work on it directly.
+      final Constructor<?> make = type.getDeclaredConstructor(GameData.class, boolean.class);
       make.setAccessible(true);
-      calculator = make.newInstance(data);
+      calculator = make.newInstance(data, true);
       final Method calculate = type.getDeclaredMethod("setCalculateDataAndCalculate", PlayerID.class, PlayerID.class,
           Territory.class, Collection.class, Collection.class, Collection.class, Collection.class, int.class);
       calculate.setAccessible(true);

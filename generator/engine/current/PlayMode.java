@@ -401,7 +401,7 @@ final class PlayMode {
    * The AIs draw their own decisions from Math.random and Collections.shuffle; seeding those
    * too makes a seeded run repeatable. Needs --add-opens for java.lang and java.util.
    */
-  private static boolean seedJdkRandomness(final long seed) {
+  static boolean seedJdkRandomness(final long seed) {
     try {
       final Class<?> holder = Class.forName("java.lang.Math$RandomNumberGeneratorHolder");
       final Field mathRandom = holder.getDeclaredField("randomNumberGenerator");
