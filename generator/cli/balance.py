@@ -5,7 +5,6 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from generator.core.diagnostics import EXIT_OK, display_path
 from generator.core.enginename import ENGINE_NAMES, EngineName
 
 
@@ -83,6 +82,7 @@ def _run_balance(args) -> int:
     from generator.balance.lab import Settings, measure, results, write_results
     from generator.balance.report import verdict_lines
     from generator.balance.variants import spec_variants
+    from generator.core.diagnostics import EXIT_OK, display_path
 
     settings = Settings(games=args.games, rounds=args.rounds, ai=args.ai, player_ai=_player_ais(args.player_ai),
                         seed=args.seed, jobs=args.jobs, cluster=args.cluster, engine=args.engine,
@@ -106,7 +106,7 @@ def _run_odds(args) -> int:
 
     from generator.balance.odds import failed_battles, measure_odds, odds_lines
     from generator.balance.variants import spec_variants
-    from generator.core.diagnostics import Diagnostic, DiagnosticError, Position
+    from generator.core.diagnostics import EXIT_OK, Diagnostic, DiagnosticError, Position
 
     if not 1 <= args.runs <= 100_000:
         raise DiagnosticError([Diagnostic("TG600", f"--runs must be 1 to 100,000, not {args.runs}",
