@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from generator.core.enginename import ENGINE_NAMES, EngineName
+from generator.cli.engine import engine_option
 
 
 def register(subparsers) -> None:
@@ -27,7 +27,7 @@ def register(subparsers) -> None:
     where = balance.add_mutually_exclusive_group()
     where.add_argument("--jobs", type=int, help="games at a time on this machine (default: its cores)")
     where.add_argument("--cluster", metavar="ADDRESS", help="a Dask distributed scheduler, tcp://HOST:PORT")
-    balance.add_argument("--engine", choices=ENGINE_NAMES, default=EngineName.V1_9.value, help="the engine (default: 1.9)")
+    engine_option(balance)
     balance.add_argument("--timeout", type=float, default=1800.0, help="seconds one game may take (default: 1800)")
     balance.add_argument("--warm", action="store_true",
                          help="play game after game in one JVM per job: faster, but a seed's game then depends on "
@@ -40,7 +40,7 @@ def register(subparsers) -> None:
         "odds", help="the engine's battle calculator on typical battles of the units the mod changes",
         description="For every unit type whose stats SPEC changes against OTHER (by default its base game), "
                     "the unit attacking and defending in a typical battle (about 30 PUs a side), and the "
-                    "battles given with --battle, in the engine's own battle calculator (1.9), on both: win "
+                    "battles given with --battle, in the engine's own battle calculator, on both: win "
                     "probability and expected losses before and after. Seconds, not hours.")
     odds.add_argument("spec", metavar="SPEC", help="the spec (the mod)")
     odds.add_argument("--against", metavar="OTHER", help="what to compare with: a spec or a game XML")
@@ -48,7 +48,7 @@ def register(subparsers) -> None:
                       help="a battle of its own: attacker, defender, territory, attacking and defending units")
     odds.add_argument("--runs", type=int, default=1000, help="battles simulated each (default: 1000)")
     odds.add_argument("--seed", type=int, default=1, help="the calculator's dice seed (default: 1)")
-    odds.add_argument("--engine", choices=ENGINE_NAMES, default=EngineName.V1_9.value, help="the engine (default: 1.9)")
+    engine_option(odds)
     odds.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
     odds.set_defaults(run=_run_odds)
 

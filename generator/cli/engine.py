@@ -26,7 +26,7 @@ def register(subparsers) -> None:
     check.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
     check.add_argument("--warnings", action="store_true",
                        help="also list the DTD complaints the engine prints (and ignores) for each file")
-    _engine_option(check)
+    engine_option(check)
     check.set_defaults(run=_run_check)
 
     play = actions.add_parser(
@@ -43,7 +43,7 @@ def register(subparsers) -> None:
     play.add_argument("--map-dir", help="the map folder (for notifications and victory messages)")
     play.add_argument("--timeout", type=float, default=600.0, help="wall-clock limit in seconds (default: 600)")
     play.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
-    _engine_option(play)
+    engine_option(play)
     play.set_defaults(run=_run_play)
 
     gui = actions.add_parser(
@@ -61,7 +61,7 @@ def register(subparsers) -> None:
     gui.add_argument("--seed", type=int, help="seed for the dice and the AI's choices")
     gui.add_argument("--centre", metavar="TERRITORY", help="scroll the map to this territory before the screenshot")
     gui.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
-    _engine_option(gui)
+    engine_option(gui)
     gui.set_defaults(run=_run_gui)
 
     install = actions.add_parser(
@@ -74,7 +74,7 @@ def register(subparsers) -> None:
     install.set_defaults(run=_run_install)
 
 
-def _engine_option(parser) -> None:
+def engine_option(parser) -> None:
     parser.add_argument("--engine", choices=ENGINE_NAMES, default="1.9",
                         help="the engine to run in: Debian's 1.9 (default) or an installed TripleA 2.x "
                              "(TRIPLEA_CURRENT_HOME, else its usual install folders; it needs Java 25)")
