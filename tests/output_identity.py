@@ -14,7 +14,7 @@ SHA-256 per output; it is recorded on purpose (`record`), never in the run that 
 and a change of it is reviewed like code: `git diff` shows which outputs moved. A case that
 differs is shown as a unified diff of each changed output's text: the code of the commit that
 last recorded the manifest is run again in a scratch copy to get the recorded text back.
-tests/build/test_output_identity.py runs `check` case by case."""
+tests/builder/test_output_identity.py runs `check` case by case."""
 from __future__ import annotations
 
 import argparse

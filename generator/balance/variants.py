@@ -49,7 +49,7 @@ def _error(code: str, message: str, where: str, hint: str) -> DiagnosticError:
 
 def spec_variants(spec: Path, against: str | None) -> tuple[Variant, Variant]:
     """(mod, base) for `balance SPEC [--against OTHER]` and `odds`."""
-    from generator.build.pipeline import compile_game, load_spec
+    from generator.builder.pipeline import compile_game, load_spec
 
     loaded = load_spec(spec)
     mod = _from_compiled("mod", display_path(spec), compile_game(loaded))
@@ -72,7 +72,7 @@ def spec_variants(spec: Path, against: str | None) -> tuple[Variant, Variant]:
 def variant_of_file(name: str, path: Path) -> Variant:
     """A variant from a spec (built) or a game XML (as it is, with the map folder it sits in)."""
     if path.suffix in (".yaml", ".yml"):
-        from generator.build.pipeline import compile_spec
+        from generator.builder.pipeline import compile_spec
 
         return _from_compiled(name, display_path(path), compile_spec(path))
     data = read_input(path)
@@ -81,7 +81,7 @@ def variant_of_file(name: str, path: Path) -> Variant:
 
 
 def _spec_without_rules(name: str, spec: Path) -> Variant:
-    from generator.build.pipeline import compile_game, load_spec
+    from generator.builder.pipeline import compile_game, load_spec
 
     loaded = load_spec(spec, edit_rules=lambda rules: [], check_assets=False)
     return _from_compiled(name, f"{display_path(spec)} without its rules", compile_game(loaded))

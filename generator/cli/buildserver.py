@@ -434,7 +434,7 @@ def _stopped(argv: list[str], cwd: str, why: str) -> dict:
 
 def _warm_up() -> None:
     """What every job needs, loaded once in the server, so that each forked job starts warm."""
-    from generator.spec.basecache import keep_in_memory
+    from generator.speclang.basecache import keep_in_memory
     from generator.cli.main import build_parser
     from generator.render.templates import _game_environment, environment
 
@@ -443,7 +443,7 @@ def _warm_up() -> None:
         build_parser(command)
     _game_environment().get_template("game/game.xml.j2")
     environment().get_template("notes/rules.html.j2")
-    import generator.build.pipeline  # noqa: F401
+    import generator.builder.pipeline  # noqa: F401
     import generator.check.validate  # noqa: F401
 
 

@@ -2,7 +2,7 @@
 with the input are raised as DiagnosticError and printed by the CLI."""
 from __future__ import annotations
 
-from generator.build.outputs import build_spec, print_warnings
+from generator.builder.outputs import build_spec, print_warnings
 from generator.core.diagnostics import EXIT_OK, EXIT_UNUSABLE, display_path
 from generator.read.importer import import_xml_file
 from generator.core.writer import write_file_atomically

@@ -1,5 +1,5 @@
 """The `import MOD.xml --base BASE -o SPEC.yaml` command: finding the base, refusing circular
-chains of bases, naming the base in the spec, and writing the overlay generator.build.extract makes."""
+chains of bases, naming the base in the spec, and writing the overlay generator.builder.extract makes."""
 from __future__ import annotations
 
 import os
@@ -8,14 +8,14 @@ from pathlib import Path
 
 from generator.core.diagnostics import (EXIT_ERRORS, EXIT_OK, Diagnostic, DiagnosticError, Position,
                                         display_path)
-from generator.build.extract import extract
+from generator.builder.extract import extract
 from generator.read.safexml import read_input
 from generator.write.yamlform import Flow
 
 
 def resolve_base(base: str) -> tuple[Path, object]:
     """The base file and how the overlay names it: an existing path, or MAP/GAME.xml found as base: finds it."""
-    from generator.spec.basegame import find_base
+    from generator.speclang.basegame import find_base
 
     path = Path(base)
     if path.is_file():
@@ -35,8 +35,8 @@ def resolve_base(base: str) -> tuple[Path, object]:
 
 def check_base_chain(base_path: Path, output: Path) -> None:
     """Refuse a base whose chain of mod specs leads back to the output (or to itself), at the base: line."""
-    from generator.spec.basegame import find_base
-    from generator.spec.overlay import is_mod
+    from generator.speclang.basegame import find_base
+    from generator.speclang.overlay import is_mod
     from generator.read.yamlio import load_yaml_file
 
     seen = [output.resolve()]
@@ -69,7 +69,7 @@ def check_base_chain(base_path: Path, output: Path) -> None:
 
 def base_reference(base_path: Path, named, output: Path):
     """{map, game} when the base is a game of a map folder that base: finds by name, else a relative path."""
-    from generator.spec.basegame import find_base
+    from generator.speclang.basegame import find_base
 
     if named is None and base_path.suffix == ".xml" and base_path.parent.name == "games":
         folder = base_path.parent.parent
@@ -85,7 +85,7 @@ def base_reference(base_path: Path, named, output: Path):
 def extract_command(mod_xml: str, base: str, output: str) -> int:
     """`import MOD.xml --base BASE -o SPEC.yaml`: write the overlay; warnings when it is not exact."""
     from generator.read.importer import import_xml_file
-    from generator.build.pipeline import load_base_game
+    from generator.builder.pipeline import load_base_game
     from generator.core.writer import write_file_atomically
 
     out = Path(output)

@@ -22,7 +22,7 @@ def _run_preview(args) -> int:
 
     from generator.core.diagnostics import (EXIT_OK, EXIT_UNUSABLE, Diagnostic, DiagnosticError,
                                             Position, display_path)
-    from generator.build.pipeline import load_game
+    from generator.builder.pipeline import load_game
     from generator.core.writer import write_file_atomically
     from generator.mapgen import art
     from generator.write.mapfolder import layouts, production_values

@@ -18,7 +18,7 @@ def run_report(args) -> int:
     import json
 
     from generator.write.notes import status_counts
-    from generator.build.pipeline import load_spec
+    from generator.builder.pipeline import load_spec
 
     loaded = load_spec(args.spec)
     counts = status_counts(loaded.rules)

@@ -52,7 +52,7 @@ def argparse_suppress():
 
 def _run_diff(args) -> int:
     from generator.core.diagnostics import display_path
-    from generator.build.diff import diff_games, format_changes, load_game_any
+    from generator.builder.diff import diff_games, format_changes, load_game_any
 
     changes = diff_games(load_game_any(args.old), load_game_any(args.new))
     print(format_changes(changes, args.format, display_path(args.old), display_path(args.new)))
@@ -61,7 +61,7 @@ def _run_diff(args) -> int:
 
 def _run_package(args) -> int:
     from generator.core.diagnostics import display_path
-    from generator.build.package import package_spec
+    from generator.builder.package import package_spec
 
     for path in package_spec(args.spec, args.outdir, args.previous):
         print(display_path(path))
@@ -76,7 +76,7 @@ def _run_watch(args) -> int:
 
 def _run_schema(args) -> int:
     from generator.core.diagnostics import display_path
-    from generator.build.jsonschema import write_schema
+    from generator.builder.jsonschema import write_schema
 
     print(display_path(write_schema(args.output)))
     return 0

@@ -63,8 +63,8 @@ def spec_findings(path: str, engine: str | None = None, map_dir: str | None = No
     left out of them, the note saying so or None, the compiled game). `text`: the spec as an editor holds it (the
     language server checks unsaved text with this same function). Unusable input raises
     DiagnosticError, as for the command."""
-    from generator.build.basefindings import base_note, split_base_findings
-    from generator.build.pipeline import compile_spec
+    from generator.builder.basefindings import base_note, split_base_findings
+    from generator.builder.pipeline import compile_spec
     from generator.check.validate import validate_tree
     from generator.core.diagnostics import Diagnostic, display_path
 

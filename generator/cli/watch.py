@@ -43,7 +43,7 @@ def _changed(before: dict[str, tuple], now: dict[str, tuple]) -> bool:
 
 def _build_once(spec: Path, outdir: str, base: Path | None) -> Path | None:
     """One build; prints what it wrote or every diagnostic. Returns the base game path, if known."""
-    from generator.build.outputs import build_spec
+    from generator.builder.outputs import build_spec
 
     started = time.perf_counter()
     try:
@@ -67,7 +67,7 @@ def _build_once(spec: Path, outdir: str, base: Path | None) -> Path | None:
 
 
 def watch(spec_path: str, outdir: str, interval: float = 0.25, max_builds: int | None = None) -> int:
-    from generator.spec.basecache import keep_in_memory
+    from generator.speclang.basecache import keep_in_memory
 
     keep_in_memory()
     spec = Path(spec_path)

@@ -63,7 +63,7 @@ def analyse(path: Path, text: str) -> Analysis:
 
 
 def _names_without_rules(path: Path, text: str):
-    from generator.build.pipeline import load_spec
+    from generator.builder.pipeline import load_spec
 
     try:
         loaded = load_spec(path, edit_rules=lambda rules: [], check_assets=False, text=text)

@@ -1,5 +1,5 @@
 """What the editor is told about the spec language, taken from where the build takes it: the key
-declarations (generator.spec.declared), the macro headers (generator.rules.macros), the option
+declarations (generator.speclang.declared), the macro headers (generator.rules.macros), the option
 catalog (generator.catalog) and the code registry (generator.core.codes). Plain text and
 lists: the server (generator.lsp.server) turns them into LSP messages."""
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from generator.lsp.cursor import Context
 
 if TYPE_CHECKING:  # imported where used at run time: the server starts without loading the spec package
-    from generator.spec.shapes import Section
+    from generator.speclang.shapes import Section
 
 # Keys whose values name things of the game when no macro header says (the full-game and mod forms).
 _KEY_KINDS = {
@@ -23,8 +23,8 @@ _KEY_KINDS = {
 
 def section_keys(path: list[str], is_mod: bool) -> list[tuple[str, str, str]]:
     """The declared keys (name, doc) allowed at a block path, or [] where none are declared."""
-    from generator.spec import declared
-    from generator.spec.shapes import Keyed, ListOf, MapOf
+    from generator.speclang import declared
+    from generator.speclang.shapes import Keyed, ListOf, MapOf
 
     # object: a kind's item is any kind (shapes declares it so), narrowed by the isinstance tests below
     kind: object = declared.MOD_TOP if is_mod else declared.FULL_GAME_TOP
@@ -44,7 +44,7 @@ def section_keys(path: list[str], is_mod: bool) -> list[tuple[str, str, str]]:
 
 def _section_of(kind: object) -> Section | None:
     """The section a kind is, or the first section it may be (OneOf), or None."""
-    from generator.spec.shapes import OneOf, Section
+    from generator.speclang.shapes import OneOf, Section
 
     if isinstance(kind, Section):
         return kind

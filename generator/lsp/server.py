@@ -161,7 +161,7 @@ def initialized(ls: SpecServer, params: t.InitializedParams) -> None:
 
 
 def _warm_up() -> None:
-    import generator.build.pipeline  # noqa: F401
+    import generator.builder.pipeline  # noqa: F401
     import generator.check.validate  # noqa: F401
 
     knowledge.catalog()
@@ -485,7 +485,7 @@ async def test_scenario(ls: SpecServer, *args) -> str:
 
 
 def serve() -> int:
-    from generator.spec.basecache import keep_in_memory
+    from generator.speclang.basecache import keep_in_memory
 
     keep_in_memory()  # the base game is read once and kept warm while the server runs
     server.start_io()

@@ -1,5 +1,5 @@
 """How new players and unit types look in the map folder and what the client's text files say:
-read from a spec's `assets:` and `texts:` sections (generator.spec.assets), written into the map
+read from a spec's `assets:` and `texts:` sections (generator.speclang.assets), written into the map
 folder (generator.write.modfolder)."""
 from __future__ import annotations
 

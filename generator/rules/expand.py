@@ -34,12 +34,12 @@ from generator.core.diagnostics import Collector, DiagnosticError, Position, clo
 from generator.rules.fragments import merge_fragment, order_attachments
 from generator.rules.macros import (Macro, MacroError, NameIndex, check_value, identifier, load_macros,
                                      macro_environment)
-from generator.spec.overlay import apply_changes
+from generator.speclang.overlay import apply_changes
 from generator.render.templates import text_environment
 from generator.rules.helpers import Conditions, GameHelpers
 from generator.render.sandbox import SandboxLimit, build_budget
 from generator.read.safexml import parse_xml_bytes
-from generator.spec.fullgame import SpecReader
+from generator.speclang.fullgame import SpecReader
 
 RULE_KEYS = ("id", "text", "use", "with", "for", "status", "note", "change", "add", "remove")
 RULE_OVERLAY_KEYS = ("remove", "add", "change")  # a rule may carry the static changes that enforce it

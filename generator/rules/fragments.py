@@ -12,8 +12,8 @@ from generator.model import game as m
 from generator.core.diagnostics import Position, closest
 from generator.read.importer import XmlReader, import_tree, read_gameplay
 from generator.rules.macros import NameIndex
-from generator.spec.overlay import add_fragment, effective_attachment, set_options
-from generator.spec.fullgame import SpecReader
+from generator.speclang.overlay import add_fragment, effective_attachment, set_options
+from generator.speclang.fullgame import SpecReader
 
 # Options through which one attachment names another while the engine parses (game-xml.md §1):
 # the named one must come first in <attachmentList>.

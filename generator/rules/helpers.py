@@ -11,7 +11,7 @@ from generator.model import game as m
 from generator.model.fields import yaml_items
 from generator.rules.steps import (PARTNER_PROPERTIES, TurnBlock, combine_turns, phase_of, reorder_turns,
                                    split_sequence, step_prefix, turn_of)
-from generator.spec.overlay import effective_attachment
+from generator.speclang.overlay import effective_attachment
 
 _split_sequence = split_sequence  # the name tests/rules/test_rules.py knows
 

@@ -136,7 +136,7 @@ def build_xml(spec_path: Path, without: Sequence[str] = ()) -> bytes:
 
 
 def _build(spec_path: Path, without: Sequence[str]):
-    from generator.build.pipeline import compile_game, load_spec
+    from generator.builder.pipeline import compile_game, load_spec
 
     # A control only needs the game XML: the spec's assets may name what the left-out rules make.
     loaded = load_spec(spec_path, edit_rules=_without(list(without)) if without else None,
@@ -147,7 +147,7 @@ def _build(spec_path: Path, without: Sequence[str]):
 def _differences_without(spec_path: Path, scenario: Scenario, built) -> list[str]:
     """For control: same-game, the changes from the game built without the scenario's rules to the
     built game, in game terms."""
-    from generator.build.diff import diff_games
+    from generator.builder.diff import diff_games
 
     try:
         with _BUILDING:
@@ -315,7 +315,7 @@ def test_spec(spec_path: Path, only: str | None = None, controls: bool = True, p
 
 
 def _compiled(spec_path: Path):
-    from generator.build.pipeline import compile_spec
+    from generator.builder.pipeline import compile_spec
 
     return compile_spec(spec_path)
 
@@ -324,7 +324,7 @@ def write_map_folder(compiled, folder: Path) -> Path:
     """The map folder a build writes (a generated map's, or a mod's texts, colours and images), for
     the engine to read the texts of notifications, victories and actions from: 1.9 does nothing for
     a trigger whose notification text it cannot find. Returns the folder that holds map/."""
-    from generator.build.outputs import notes_and_listing, output_files
+    from generator.builder.outputs import notes_and_listing, output_files
     from generator.core.writer import write_outputs
 
     files = output_files(compiled)

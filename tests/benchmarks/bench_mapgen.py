@@ -94,8 +94,8 @@ def main() -> int:
     parser.add_argument("--size", type=int, default=40)
     args = parser.parse_args()
 
-    from generator.build.outputs import output_files
-    from generator.build.pipeline import compile_spec, load_game
+    from generator.builder.outputs import output_files
+    from generator.builder.pipeline import compile_spec, load_game
 
     with tempfile.TemporaryDirectory() as scratch:
         spec = Path(scratch) / "bench_hexes.yaml"

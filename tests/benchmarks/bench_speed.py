@@ -322,8 +322,8 @@ def bench_mod(table: Table, runs: int, temp: Path) -> None:
 WARM_REBUILD = """
 import statistics, sys, time
 from pathlib import Path
-from generator.build.outputs import build_spec
-from generator.spec.basecache import keep_in_memory
+from generator.builder.outputs import build_spec
+from generator.speclang.basecache import keep_in_memory
 keep_in_memory()  # as watch does
 spec, out, runs = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3])
 text = spec.read_text()

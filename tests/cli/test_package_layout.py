@@ -15,10 +15,10 @@ PACKAGE = Path(__file__).resolve().parents[2] / "generator"
 # Beneath every stage: `core` (diagnostics, caches), the engines' facts (`catalog`) and the data that
 # flows (`model`), with the tools of every stage (`render`'s templates, `mapgen`'s geometry, the
 # `engine` installs). Then a spec goes read → spec and overlays → rules and macros → check → write
-# → package (`build`), played by `scenarios`, driven by `cli`. Nothing downstream is imported
-# upstream: `write` reads no spec and expands no rule, the load phase (`spec`) knows no map folder.
+# → package (`builder`), played by `scenarios`, driven by `cli`. Nothing downstream is imported
+# upstream: `write` reads no spec and expands no rule, the load phase (`speclang`) knows no map folder.
 FOUNDATION = [("core",), ("catalog", "model"), ("render", "mapgen")]
-DATA_FLOW = [("read",), ("engine",), ("spec",), ("rules",), ("check",), ("write",), ("build",), ("scenarios",),
+DATA_FLOW = [("read",), ("engine",), ("speclang",), ("rules",), ("check",), ("write",), ("builder",), ("scenarios",),
              ("balance",), ("cli",), ("lsp",)]  # engine: the installed engines' files, read like any other input
 LAYERS = FOUNDATION + DATA_FLOW
 RANK = {folder: rank for rank, folders in enumerate(LAYERS) for folder in folders}
@@ -80,8 +80,8 @@ def test_imports_only_go_down_the_stages():
     assert not upward, "imports that run back up:\n" + "\n".join(sorted(upward))
 
 
-@pytest.mark.parametrize("source, destination", [("write", "spec"), ("write", "rules"), ("spec", "write"),
-                                                 ("spec", "check"), ("rules", "check"), ("catalog", "check")])
+@pytest.mark.parametrize("source, destination", [("write", "speclang"), ("write", "rules"), ("speclang", "write"),
+                                                 ("speclang", "check"), ("rules", "check"), ("catalog", "check")])
 def test_no_stage_imports_one_the_data_reaches_later(source, destination):
     """The arrows the data flow forbids, named: writing reads no spec and expands no rule, loading a
     spec knows no map folder and no validator, the engine's facts sit beneath all of them."""
@@ -111,7 +111,7 @@ def test_no_import_cycle():
 
 
 @pytest.mark.parametrize("arrow", ["generator.cli.main -> generator.cli.buildserver",
-                                   "generator.model.game -> generator.build.pipeline"])
+                                   "generator.model.game -> generator.builder.pipeline"])
 def test_the_checks_see_a_cycle_and_an_upward_import(arrow, tmp_path, monkeypatch):
     """The detectors themselves work: an extra arrow of either kind is found."""
     source, target = arrow.split(" -> ")

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from generator.spec import basecache
+from generator.speclang import basecache
 from generator.core import datacache
 from generator.core.diagnostics import Diagnostic, LazyHint, Position
-from generator.build.pipeline import load_base_game
+from generator.builder.pipeline import load_base_game
 from generator.write.yamlform import dump_game
 
 from conftest import PLAIN_GAME

@@ -64,6 +64,6 @@ def test_a_missing_shared_is_skipped_or_under_the_ci_switch_fails(tmp_path):
 
 def test_a_corpus_pair_missing_from_a_present_shared_fails(tmp_path):
     (tmp_path / "corpus" / "xml").mkdir(parents=True)
-    last = _pytest("tests/build/test_extract.py", shared=tmp_path, require=False,
+    last = _pytest("tests/builder/test_extract.py", shared=tmp_path, require=False,
                    extra=("-k", "ww2v3_1942_test-from-ww2v3_1941_test"))
     assert "1 failed" in last, last

@@ -83,7 +83,7 @@ def test_readme_lists_every_rule_document():
 @pytest.mark.parametrize("name", sorted(p.stem for p in (REPO / "rules_yaml").glob("s0*.yaml")))
 def test_readme_rule_counts_match_the_spec(name, monkeypatch):
     """A relabelled rule changes these counts; the README must say what `report` says."""
-    from generator.build.pipeline import load_spec
+    from generator.builder.pipeline import load_spec
     from generator.write.notes import status_counts
 
     spec = REPO / "rules_yaml" / f"{name}.yaml"

@@ -20,7 +20,7 @@ from lxml import etree
 from engine_play import load_and_play, play_to_victory, player, when_fired
 from conftest import REPO, build_game, requires_engine, requires_shared
 from generator.cli.main import main
-from generator.build.pipeline import load_game
+from generator.builder.pipeline import load_game
 from generator.scenarios.run import load_scenarios
 from reference import seed_rule_counts, seed_rule_statuses
 

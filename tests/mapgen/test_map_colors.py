@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO
-from generator.build.pipeline import load_game
+from generator.builder.pipeline import load_game
 from generator.mapgen import colors
 from generator.write.mapfolder import PALETTE, player_colors
 

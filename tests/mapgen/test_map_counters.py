@@ -8,7 +8,7 @@ import pytest
 from PIL import Image
 
 from conftest import REPO
-from generator.build.pipeline import load_game
+from generator.builder.pipeline import load_game
 from generator.mapgen import art, colors
 from generator.write.mapfolder import unit_factors
 

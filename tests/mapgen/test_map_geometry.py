@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO
-from generator.build.pipeline import load_game
+from generator.builder.pipeline import load_game
 from generator.core.diagnostics import DiagnosticError
 
 

@@ -7,7 +7,7 @@ import itertools
 import pytest
 
 from conftest import REPO
-from generator.build.pipeline import load_game
+from generator.builder.pipeline import load_game
 from generator.mapgen.placement import MIN_FONT
 from generator.write.mapfolder import layouts, marker_size, production_values, unit_size
 

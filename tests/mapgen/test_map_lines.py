@@ -8,7 +8,7 @@ import pytest
 import shapely
 
 from conftest import REPO
-from generator.build.pipeline import load_game
+from generator.builder.pipeline import load_game
 from generator.core.diagnostics import DiagnosticError
 from generator.mapgen import art
 from generator.mapgen.features import legend_box

@@ -9,7 +9,7 @@ import pytest
 import shapely
 
 from conftest import REPO
-from generator.build.pipeline import load_game
+from generator.builder.pipeline import load_game
 from generator.core.diagnostics import DiagnosticError
 from generator.mapgen.scaling import CLIENT_MAP_AREA, MAX_AUTO_PIXELS, client_scale
 from generator.write.mapfolder import layouts, production_values, unit_size

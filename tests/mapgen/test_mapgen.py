@@ -20,7 +20,7 @@ from shapely.geometry import Polygon
 
 from conftest import PLAIN_GAME, REPO
 from folders import snapshot
-from generator.build.outputs import output_files
+from generator.builder.outputs import output_files
 from generator.cli.commands import build_command
 from generator.core.diagnostics import DiagnosticError
 from generator.cli import preview as mapgen_cli
@@ -28,7 +28,7 @@ from generator.mapgen import art
 from generator.mapgen.grids import Grid, cell_id, parse_cell_id
 from generator.mapgen.pointfiles import even_odd_contains, parse_points, parse_polygons
 from generator.read.yamlio import load_yaml_file
-from generator.build.pipeline import compile_spec, load_game
+from generator.builder.pipeline import compile_spec, load_game
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "mapgen"
 HEX_SKIRMISH = REPO / "rules_yaml" / "hex_skirmish.yaml"

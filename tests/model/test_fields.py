@@ -12,7 +12,7 @@ from generator.model.fields import FLAG, attributes_of, from_fields, required_xm
     yaml_items
 from generator.read import importer
 from generator.render.templates import model_attributes
-from generator.spec import declared
+from generator.speclang import declared
 
 REPO = Path(__file__).resolve().parents[2]
 XSD = REPO / "generator" / "check" / "schema" / "game.xsd"
@@ -83,4 +83,4 @@ def _files_spelling(word: str) -> list[str]:
 def test_hits_taken_is_spelled_in_the_model_the_xsd_and_the_check_of_its_value_only():
     # (overlay_setup.py shows it in its docstring's example of the YAML form only)
     assert _files_spelling("hitsTaken") == ["generator/check/schema/game.xsd", "generator/check/validate.py",
-                                            "generator/model/game.py", "generator/spec/overlay_setup.py"]
+                                            "generator/model/game.py", "generator/speclang/overlay_setup.py"]

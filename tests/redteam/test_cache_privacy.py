@@ -16,10 +16,10 @@ import pytest
 from jinja2.bccache import BytecodeCache, bc_magic
 
 from folders import snapshot
-from generator.spec import basecache
+from generator.speclang import basecache
 from generator.core import datacache
 from generator.engine import harness
-from generator.build.pipeline import load_base_game
+from generator.builder.pipeline import load_base_game
 from generator.render.templates import TEMPLATES_DIR
 
 from .bounded import run_bounded

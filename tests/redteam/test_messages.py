@@ -86,7 +86,7 @@ def test_diff_text_escapes_control_characters(tmp_path, capsys):
 def test_the_forum_post_shows_a_spec_s_texts_and_never_runs_their_markup():
     from types import SimpleNamespace
 
-    from generator.build.package import forum_post
+    from generator.builder.package import forum_post
 
     long_text = "a rule that explains itself at length " * 40  # over 1,000 characters: never cut in a post
     rules = [SimpleNamespace(id="R1", text="<img src=x onerror=alert(1)> [link](http://x) \x1b[31m", status="enforced"),
@@ -110,7 +110,7 @@ _TAG_START = re.compile("\\[(?!\u2060)")
 def _forum_bbcode(name: str, rule_id: str, text: str, change: str) -> str:
     from types import SimpleNamespace
 
-    from generator.build.package import forum_post
+    from generator.builder.package import forum_post
 
     rules = [SimpleNamespace(id=rule_id, text=text, status="enforced")]
     return forum_post(name, "1.0", "summary", rules, [change])[1]
@@ -128,7 +128,7 @@ def test_no_spec_text_opens_or_closes_a_bbcode_tag():
 @settings(max_examples=300, deadline=None)
 @seed(FUZZ_SEED)
 def test_random_spec_texts_open_no_bbcode_tag_and_read_as_written(name, rule_id, text, change):
-    from generator.build.package import bbcode_text
+    from generator.builder.package import bbcode_text
     from generator.core.diagnostics import escaped
 
     plain = _forum_bbcode("Mod", "R1", "text", "change")

@@ -10,9 +10,9 @@ import zipfile
 import pytest
 
 from folders import snapshot
-from generator.build import package
+from generator.builder import package
 from generator.core.diagnostics import DiagnosticError
-from generator.build.package import safe_extract
+from generator.builder.package import safe_extract
 
 
 def _zip(path, entries: list[tuple[zipfile.ZipInfo | str, bytes]]):

@@ -38,7 +38,7 @@ def test_warm_renders_are_the_cold_render(example, monkeypatch):
         if not SHARED.is_dir():
             pytest.skip(SHARED_MISSING)
         monkeypatch.setenv("TRIPLEA_MAPS", str(SHARED / "maps"))
-    from generator.build.pipeline import load_spec
+    from generator.builder.pipeline import load_spec
 
     monkeypatch.setattr(sections, "_warm", {})
     game = load_spec(example).game
@@ -78,7 +78,7 @@ def _reference_fingerprint(value):
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=[p.stem for p in EXAMPLES])
 def test_the_fingerprint_of_every_section_is_the_reference_one(example, monkeypatch):
-    from generator.build.pipeline import load_spec
+    from generator.builder.pipeline import load_spec
 
     if "world_war_ii_global" in example.read_text(encoding="utf-8"):
         if not SHARED.is_dir():

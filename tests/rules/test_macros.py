@@ -15,7 +15,7 @@ import pytest
 from conftest import REPO, missing, requires_engine
 from generator.cli.main import main
 from generator.rules.macros import load_macros
-from generator.build.pipeline import load_spec
+from generator.builder.pipeline import load_spec
 from generator.read.yamlio import load_yaml_file
 
 GOLDEN = REPO / "tests" / "golden" / "rules"

@@ -12,7 +12,7 @@ from lxml import etree
 from conftest import PLAIN_GAME, REPO, SHARED_MISSING, build_game, missing
 from generator.model import game as m
 from generator.cli.main import main
-from generator.build.pipeline import load_spec
+from generator.builder.pipeline import load_spec
 from generator.rules.expand import _substitute, order_attachments
 
 FRONTIER = PLAIN_GAME  # without its generated map: a rename must not have to redraw it

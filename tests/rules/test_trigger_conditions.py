@@ -46,7 +46,7 @@ def test_a_macro_trigger_without_conditions_gets_one_that_holds(tmp_path):
     spec.write_text(f"mod:\n  name: M\n  base: {EXAMPLE}\nrules:\n  - id: R1\n    text: Italy pays Germany 2 PUs "
                     "in round 2.\n    use: round_payment\n    with: {payer: Italians, payee: Germans, amount: 2, "
                     "rounds: '2'}\n")
-    from generator.build.pipeline import load_spec
+    from generator.builder.pipeline import load_spec
 
     loaded = load_spec(spec)
     triggers = [a for a in loaded.game.attachments if a.class_name == "TriggerAttachment"

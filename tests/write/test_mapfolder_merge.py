@@ -13,7 +13,7 @@ from conftest import GLOBAL_MAP_DIR, REPO, SHARED, requires_engine, requires_sha
 from generator.cli.main import main
 from generator.write.modfolder.listing import merge_listing
 from generator.read.propfile import merge_properties, read_properties
-from generator.build.package import safe_extract
+from generator.builder.package import safe_extract
 
 S004 = REPO / "rules_yaml" / "s004_corrupting_g40.yaml"
 FIXTURE = REPO / "tests" / "fixtures" / "g40_player_ready.yaml"

@@ -1,5 +1,5 @@
 """The base map folder of a mod, found from its base game's path the way `base:` finds it
-(generator.spec.basegame): <root>/map/games/<game>.xml or <root>/games/<game>.xml, where <root>
+(generator.speclang.basegame): <root>/map/games/<game>.xml or <root>/games/<game>.xml, where <root>
 holds map.yml and the content folder holds map.properties, flags/, units/ and the text files."""
 from __future__ import annotations
 

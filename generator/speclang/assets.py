@@ -22,7 +22,7 @@ import re
 from generator.model import game as m
 from generator.core.diagnostics import Collector, Position, closest
 from generator.model.looks import ACTION_TEXT_SUFFIXES, AssetSpec, Picture, PlayerLook, UnitLook
-from generator.spec.fullgame import SpecReader
+from generator.speclang.fullgame import SpecReader
 
 ASSET_KEYS = ("players", "units")
 ASSET_PLAYER_KEYS = ("color", "flag", "units")

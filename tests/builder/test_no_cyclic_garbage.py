@@ -12,9 +12,9 @@ import gc
 import pytest
 
 from conftest import SHARED, SHARED_MISSING
-from generator.build.outputs import build_spec
+from generator.builder.outputs import build_spec
 from generator.render import sections
-from generator.spec import basecache
+from generator.speclang import basecache
 
 pytestmark = pytest.mark.skipif(not SHARED.is_dir(), reason=SHARED_MISSING)
 

@@ -1,18 +1,18 @@
 """The JSON Schema of the spec language, for editors (completion, underlined mistakes).
 
 It is made from the declarations the spec readers check against
-(generator.spec.declared: every key, its kind, whether it is required, its doc
+(generator.speclang.declared: every key, its kind, whether it is required, its doc
 line), the mod-folder and rule keys, and the macro headers, so the editor and the
-build agree on every key; tests/build/test_share.py checks that they do."""
+build agree on every key; tests/builder/test_share.py checks that they do."""
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from generator.spec import declared as d
-from generator.spec.shapes import NAME
+from generator.speclang import declared as d
+from generator.speclang.shapes import NAME
 from generator.rules import expand as rules
-from generator.spec import assets as assetspec
+from generator.speclang import assets as assetspec
 from generator.rules.macros import PARAM_TYPES, load_macros
 from generator.core.writer import write_file_atomically
 
@@ -108,7 +108,7 @@ def _rule_schema(macros) -> dict:
 
 
 def _exact_forms(fragment: dict) -> dict:
-    """add:/replace: take fragments of the full-game form (generator.spec.overlay_edit)."""
+    """add:/replace: take fragments of the full-game form (generator.speclang.overlay_edit)."""
     settings = {key: {"anyOf": [fragment["properties"][key], {"type": "null"}]} for key in d.SETTING_KEYS}
     replace = {"type": "object", "additionalProperties": False,
                "properties": dict(fragment["properties"], **settings),

@@ -1,13 +1,13 @@
 """SpecReader: small typed accessors over located YAML data (generator.read.yamlio) that
 report instead of raising. Key and scalar checks come from the declarations
-(generator.spec.declared): `section` for a declared mapping, `fields` for one entry."""
+(generator.speclang.declared): `section` for a declared mapping, `fields` for one entry."""
 from __future__ import annotations
 
 from typing import Iterator, NamedTuple
 
 from generator.core.diagnostics import Collector, Position, closest_name
 from generator.read.yamlio import LocatedDict, LocatedList
-from generator.spec.shapes import Raw, Section, Value
+from generator.speclang.shapes import Raw, Section, Value
 
 
 class Entry(NamedTuple):

@@ -6,7 +6,7 @@
     change:  units / territories / players / properties / attachments, by name, and the set-up:
              alliances / frontiers / steps / initialUnits / resources / relationships (overlay_setup)
     remove:  connections / territories / attachments / properties / steps, by name
-    replace: / place: / remove: of any section by key: generator.spec.overlay_edit
+    replace: / place: / remove: of any section by key: generator.speclang.overlay_edit
 
 Every name a mod uses must exist in the base (or be added by it); a wrong name is
 an error at its YAML line with the closest existing name as a hint."""
@@ -15,16 +15,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from generator.model import game as m
-from generator.spec.basegame import find_base
+from generator.speclang.basegame import find_base
 from generator.core.diagnostics import Collector, Position, closest
 from generator.read.yamlio import LocatedDict
-from generator.spec import declared as d
-from generator.spec.overlay_edit import place_entries, remove_entries, replace_entries
-from generator.spec.overlay_prices import rules_priced_by_cost, set_player_prices  # noqa: F401 (used by build too)
-from generator.spec.overlay_setup import SetupChanges, apply_renames
-from generator.spec.fullgame import read_game
-from generator.spec.reader import SpecReader
-from generator.spec.shapes import Raw
+from generator.speclang import declared as d
+from generator.speclang.overlay_edit import place_entries, remove_entries, replace_entries
+from generator.speclang.overlay_prices import rules_priced_by_cost, set_player_prices  # noqa: F401 (used by build too)
+from generator.speclang.overlay_setup import SetupChanges, apply_renames
+from generator.speclang.fullgame import read_game
+from generator.speclang.reader import SpecReader
+from generator.speclang.shapes import Raw
 
 
 def is_mod(data: Raw) -> bool:

@@ -23,10 +23,10 @@ from generator.model.fields import from_fields
 from generator.core.diagnostics import Position, closest
 from generator.model.rename import KINDS, existing_names, rename
 from generator.read.yamlio import LocatedDict
-from generator.spec import declared as d
-from generator.spec.fullgame import read_steps
-from generator.spec.reader import SpecReader
-from generator.spec.shapes import Raw
+from generator.speclang import declared as d
+from generator.speclang.fullgame import read_steps
+from generator.speclang.reader import SpecReader
+from generator.speclang.shapes import Raw
 
 _KIND_WORDS = {"players": "player", "territories": "territory", "units": "unit type"}
 

@@ -15,8 +15,8 @@ import copy
 
 from generator.core.diagnostics import Position
 from generator.model import game as m
-from generator.spec.reader import SpecReader
-from generator.spec.shapes import Raw
+from generator.speclang.reader import SpecReader
+from generator.speclang.shapes import Raw
 
 PRICE_CODE = "TG221"
 

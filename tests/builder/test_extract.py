@@ -14,7 +14,7 @@ import pytest
 from canonical import canonical_file, first_difference
 from conftest import CORPUS_DIR, GLOBAL_GAMES_DIR, SHARED, requires_shared
 from generator.cli.main import main
-from generator.build.jsonschema import build_schema
+from generator.builder.jsonschema import build_schema
 from generator.read.yamlio import load_yaml_file
 
 BASE = Path(__file__).resolve().parents[1] / "fixtures" / "extract" / "base.xml"

@@ -1,11 +1,11 @@
-"""Every section of the spec language, declared once (generator.spec.shapes.Section):
+"""Every section of the spec language, declared once (generator.speclang.shapes.Section):
 its keys in order, each key's kind, whether it is required, and one line saying
 what it is for.
 
 The readers check keys and scalar types against these declarations
 (SpecReader.section / fields), the JSON Schema for editors is made from them
-(generator.build.jsonschema), and so are the README's key tables
-(`python3 -m generator.spec.declared README.md` rewrites them; tests check they
+(generator.builder.jsonschema), and so are the README's key tables
+(`python3 -m generator.speclang.declared README.md` rewrites them; tests check they
 are current). The key order is the order hints list allowed keys in."""
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from generator.model import game as m
 from generator.model.compare import SECTION_BY_NAME
 from generator.model.fields import attribute_named, attributes_of
 from generator.model.rename import KINDS
-from generator.spec.shapes import (FLAG, FULL_GAME, MOD, NAME, NAMES, PAIR, TEXT, VALUE, Free, Key, Keyed, ListOf,
+from generator.speclang.shapes import (FLAG, FULL_GAME, MOD, NAME, NAMES, PAIR, TEXT, VALUE, Free, Key, Keyed, ListOf,
                                    MapOf, OneOf, Section, Value)
 from generator.core.enginename import ENGINE_NAMES
 
@@ -335,7 +335,7 @@ def readme_tables() -> dict[str, str]:
 
 
 def _marker(name: str) -> tuple[str, str]:
-    return f"<!-- generated: {name} (python3 -m generator.spec.declared README.md) -->\n", \
+    return f"<!-- generated: {name} (python3 -m generator.speclang.declared README.md) -->\n", \
         f"<!-- end: {name} -->\n"
 
 

@@ -36,7 +36,7 @@ def _edited(text: str, rng: random.Random) -> str:
 
 
 def _warm_build(spec: Path, out: Path) -> str:
-    from generator.build.outputs import build_spec
+    from generator.builder.outputs import build_spec
     from generator.core.diagnostics import DiagnosticError
 
     try:
@@ -53,7 +53,7 @@ def test_random_edits_build_the_same_warm_and_cold(example, tmp_path, monkeypatc
         if not SHARED.is_dir():
             pytest.skip(SHARED_MISSING)
         monkeypatch.setenv("TRIPLEA_MAPS", str(SHARED / "maps"))
-    from generator.spec.basecache import keep_in_memory
+    from generator.speclang.basecache import keep_in_memory
 
     keep_in_memory()
     monkeypatch.chdir(tmp_path)

@@ -12,21 +12,21 @@ from pathlib import Path
 
 from lxml import etree
 
-from generator.spec import basecache
+from generator.speclang import basecache
 from generator.model import game as m
 from generator.core.gcpause import collector_paused
 from generator.core.diagnostics import Collector, Diagnostic, DiagnosticError, Position, display_path
 from generator.read.extras import apply_extras
 from generator.read.importer import import_xml_bytes
 from generator.model.looks import AssetSpec
-from generator.spec.assets import check_asset_names, read_assets
+from generator.speclang.assets import check_asset_names, read_assets
 from generator.write.modfolder.texts import unused_text_warnings
-from generator.spec.overlay import is_mod, read_mod
+from generator.speclang.overlay import is_mod, read_mod
 from generator.render.templates import render_game_with_origins
 from generator.read.safexml import parse_xml_bytes, read_input
 from generator.write.notes import rules_notes_html
 from generator.rules.expand import RuleRecord, expand_rules
-from generator.spec.fullgame import ENGINES, SpecReader, read_game
+from generator.speclang.fullgame import ENGINES, SpecReader, read_game
 from generator.read.yamlio import load_yaml_file, load_yaml_text
 
 

@@ -1,7 +1,7 @@
 """The kinds of value a spec key may hold, sections of declared keys, and the raw YAML
 the readers take in.
 
-A key's kind (the declarations are in generator.spec.declared) says three things at
+A key's kind (the declarations are in generator.speclang.declared) says three things at
 once: what the reader accepts there, the JSON Schema editors are given for it
 (`json()`), and the words the README's key tables show (`words()`)."""
 from __future__ import annotations

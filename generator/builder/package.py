@@ -165,7 +165,7 @@ def forum_post(name: str, version: str | None, summary: str, rules, changes: lis
                install: list[str] = (), units=()) -> tuple[str, str]:
     """The same post as Markdown and as BBCode (the TripleA forum takes either). install: the steps
     of install_steps; units: unittable.UnitRow for the new and changed unit types."""
-    from generator.build.diff import markdown_text
+    from generator.builder.diff import markdown_text
 
     # A spec's names and texts are shown, never read as markup; a line break would end a list item.
     def md_text(text: str) -> str:
@@ -214,12 +214,12 @@ def _unit_summary(row) -> list[str]:
 
 def package_spec(spec: str, outdir: str, previous: str | None = None) -> list[Path]:
     """Build the spec (validated), zip what belongs to it, write the forum post; returns the files written."""
-    from generator.build.collisions import check_not_another_game, portable_name_warnings
-    from generator.build.outputs import check_compiled, notes_and_listing, output_files, print_warnings
-    from generator.build.diff import diff_games, load_game_any
+    from generator.builder.collisions import check_not_another_game, portable_name_warnings
+    from generator.builder.outputs import check_compiled, notes_and_listing, output_files, print_warnings
+    from generator.builder.diff import diff_games, load_game_any
     from generator.write.notes import status_counts
-    from generator.build.pipeline import compile_spec
-    from generator.build.unittable import unit_rows
+    from generator.builder.pipeline import compile_spec
+    from generator.builder.unittable import unit_rows
     from generator.core.writer import write_outputs
 
     compiled = compile_spec(spec)
@@ -258,7 +258,7 @@ def _base_game(base_path: Path | None):
     """The game a mod changes, to tell its new and changed units; none for a full game."""
     if base_path is None:
         return None
-    from generator.build.diff import load_game_any
-    from generator.build.pipeline import load_base_game
+    from generator.builder.diff import load_game_any
+    from generator.builder.pipeline import load_base_game
 
     return load_base_game(base_path) if base_path.suffix == ".xml" else load_game_any(base_path)

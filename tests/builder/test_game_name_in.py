@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from lxml import etree
 
-from generator.build import collisions
-from generator.build.collisions import game_name_in
+from generator.builder import collisions
+from generator.builder.collisions import game_name_in
 
 
 def _reference(head: bytes):

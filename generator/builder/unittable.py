@@ -42,14 +42,14 @@ def unit_rows(game: m.Game, base: m.Game | None) -> list[UnitRow]:
 
 
 def _options(game: m.Game, unit: str) -> dict[str, str]:
-    from generator.spec.overlay import effective_attachment
+    from generator.speclang.overlay import effective_attachment
 
     attachment = effective_attachment(game, "unitAttachment", unit)
     return {o.name: o.value or "" for o in attachment.options} if attachment is not None else {}
 
 
 def _cost(game: m.Game, unit: str) -> str:
-    from generator.spec.overlay import rules_priced_by_cost
+    from generator.speclang.overlay import rules_priced_by_cost
 
     rules, _ = rules_priced_by_cost(game.production.rules if game.production else [], unit)
     if len(rules) != 1:

@@ -17,8 +17,8 @@ from conftest import GLOBAL_GAMES_DIR, PLAIN_GAME, REPO, SHARED, requires_engine
 from textedit import replaced
 from generator.cli.main import main
 from generator.core.diagnostics import DiagnosticError
-from generator.build.jsonschema import build_schema
-from generator.build.package import safe_extract, zip_bytes
+from generator.builder.jsonschema import build_schema
+from generator.builder.package import safe_extract, zip_bytes
 from generator.read.yamlio import load_yaml_file, load_yaml_text
 
 EXAMPLE = PLAIN_GAME

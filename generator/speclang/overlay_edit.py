@@ -19,10 +19,10 @@ from __future__ import annotations
 from generator.model import game as m
 from generator.model.compare import SECTION_BY_NAME, Section, identities
 from generator.core.diagnostics import Position, closest
-from generator.spec import declared as d
-from generator.spec.fullgame import read_game
-from generator.spec.reader import SpecReader
-from generator.spec.shapes import Raw
+from generator.speclang import declared as d
+from generator.speclang.fullgame import read_game
+from generator.speclang.reader import SpecReader
+from generator.speclang.shapes import Raw
 
 
 def _holder(attr: str):

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from fuzzseed import FUZZ_SEED
 from redteam.xml_shapes import GAME
 from textedit import replaced
-from generator.build.diff import diff_games, format_changes
+from generator.builder.diff import diff_games, format_changes
 from generator.cli.main import main
 from generator.core.diagnostics import DiagnosticError
 from generator.read.importer import import_xml_bytes

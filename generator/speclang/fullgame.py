@@ -10,10 +10,10 @@ from generator.model.fields import from_fields
 from generator.core.diagnostics import Collector, DiagnosticError, Position
 from generator.read.extras import parse_fragment
 from generator.read.safexml import is_bare_file_name
-from generator.spec import declared as d
-from generator.spec.declared import ENGINES, GEOMETRY_KEYS
-from generator.spec.reader import SpecReader
-from generator.spec.shapes import Raw
+from generator.speclang import declared as d
+from generator.speclang.declared import ENGINES, GEOMETRY_KEYS
+from generator.speclang.reader import SpecReader
+from generator.speclang.shapes import Raw
 
 __all__ = ["ENGINES", "SpecReader", "read_game", "read_steps"]  # SpecReader: re-exported for the later stages
 

@@ -3,7 +3,7 @@
 The two games are compared section by section (generator.model.compare). Each difference
 is said in the form a modder reads where one says it exactly (`change: units:
 {cruiser: {cost: 11}}`, `change: initialUnits:`, option edits of attachments), and
-otherwise in the exact forms of generator.spec.overlay_edit (`replace:`, `remove:`).
+otherwise in the exact forms of generator.speclang.overlay_edit (`replace:`, `remove:`).
 New entries go to `add:`. The overlay is then applied to the base in memory, the
 way `build` applies it, and `place:` moves every entry that is not where the mod
 has it; the result must equal the mod, which is checked before anything is written."""
@@ -17,9 +17,9 @@ from generator.model import game as m
 from generator.model.fields import yaml_items
 from generator.model.compare import SECTION_BY_NAME, SECTIONS, Section, identities
 from generator.core.diagnostics import Collector, Diagnostic, Position, display_path
-from generator.spec.overlay import read_mod, rules_priced_by_cost, set_options
-from generator.spec.overlay_edit import OPTIONAL_PARTS, place_entries
-from generator.spec.fullgame import SpecReader
+from generator.speclang.overlay import read_mod, rules_priced_by_cost, set_options
+from generator.speclang.overlay_edit import OPTIONAL_PARTS, place_entries
+from generator.speclang.fullgame import SpecReader
 from generator.write.yamlform import Flow, FlowList, dump_data, game_to_data, scalar
 from generator.read.yamlio import LocatedDict, LocatedList
 

@@ -1,4 +1,4 @@
-"""The spec language declared once (generator/spec/declared.py): the reader's key and
+"""The spec language declared once (generator/speclang/declared.py): the reader's key and
 scalar checks, the editors' JSON Schema and the README's key tables all come from the
 declarations, so they cannot drift apart."""
 from __future__ import annotations
@@ -10,14 +10,14 @@ import jsonschema
 import pytest
 
 from conftest import REPO, xml_params
-from generator.build.jsonschema import build_schema
+from generator.builder.jsonschema import build_schema
 from generator.core.diagnostics import Collector, Position
 from generator.read.importer import import_xml_file
 from generator.read.yamlio import load_yaml_text
-from generator.spec import declared as d
-from generator.spec.fullgame import read_game
-from generator.spec.reader import SpecReader
-from generator.spec.shapes import Section
+from generator.speclang import declared as d
+from generator.speclang.fullgame import read_game
+from generator.speclang.reader import SpecReader
+from generator.speclang.shapes import Section
 from generator.write.yamlform import dump_game
 
 GAME_HEAD = "info: {name: X, version: '1.0'}\n"
@@ -38,7 +38,7 @@ def test_readme_key_tables_are_made_from_the_declarations():
     blocks = d.readme_blocks(readme)
     for name, table in d.readme_tables().items():
         assert blocks[name] is not None, f"README has no block for {name}"
-        assert blocks[name] == table, f"README's {name} table is stale: python3 -m generator.spec.declared README.md"
+        assert blocks[name] == table, f"README's {name} table is stale: python3 -m generator.speclang.declared README.md"
 
 
 def test_readme_tables_list_every_declared_key():

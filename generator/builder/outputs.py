@@ -11,7 +11,7 @@ from generator.mapgen.values import MAP_OUTPUT
 from generator.core.writer import safe_name, write_outputs
 
 if TYPE_CHECKING:  # `import` needs none of the build pipeline: the command line stays quick to start
-    from generator.build.pipeline import CompiledGame
+    from generator.builder.pipeline import CompiledGame
 
 
 def print_warnings(diagnostics: list[Diagnostic]) -> None:
@@ -21,7 +21,7 @@ def print_warnings(diagnostics: list[Diagnostic]) -> None:
 
 def _print_spec_warnings(compiled: CompiledGame, diagnostics: list[Diagnostic], engine: str | None) -> None:
     """A mod's own warnings in full; the base game's own (the modder did not write them) in one line."""
-    from generator.build.basefindings import base_note, split_base_findings
+    from generator.builder.basefindings import base_note, split_base_findings
 
     own, inherited = split_base_findings(compiled, diagnostics, engine or compiled.spec.engine)
     print_warnings(own)
@@ -99,7 +99,7 @@ def check_built_map_folder(compiled: CompiledGame, files: dict[str, bytes], outd
 def installed_map_content(compiled: CompiledGame) -> Path | None:
     """For a game without a map of its own: a game XML path inside the installed map folder its
     mapName names (TRIPLEA_MAPS, downloadedMaps, beside the spec), whose files the client will use."""
-    from generator.spec.basegame import installed_map_folder
+    from generator.speclang.basegame import installed_map_folder
 
     folder = installed_map_folder(compiled.game.property_value("mapName"), Path(compiled.spec_path).parent)
     return folder / "games" / compiled.game_file if folder is not None else None
@@ -107,7 +107,7 @@ def installed_map_content(compiled: CompiledGame) -> Path | None:
 
 def _is_maps_folder(outdir: Path, spec_dir: Path) -> bool:
     """A folder the desktop client reads maps from: TripleA's downloadedMaps, or one on TRIPLEA_MAPS."""
-    from generator.spec.basegame import map_search_path
+    from generator.speclang.basegame import map_search_path
 
     try:
         where = outdir.resolve()
@@ -118,7 +118,7 @@ def _is_maps_folder(outdir: Path, spec_dir: Path) -> bool:
 
 
 def _no_map_to_open(compiled: CompiledGame, files: dict[str, bytes], severity: str) -> Diagnostic:
-    from generator.spec.basegame import map_search_path
+    from generator.speclang.basegame import map_search_path
 
     map_folder = next(path for path in files if path.endswith(".xml") and "/games/" in path).split("/", 1)[0]
     map_name = compiled.game.property_value("mapName")
@@ -137,8 +137,8 @@ def build_spec(spec: str, outdir: str, engine: str | None = None,
                skip_validation: bool = False, only_changed: bool = False) -> tuple[CompiledGame, list[Path]]:
     """Compile, validate (warnings printed), write all or nothing; raises on errors. `only_changed`
     (watch): a file whose bytes are already there is not written again, nor returned."""
-    from generator.build.collisions import check_not_another_game, portable_name_warnings
-    from generator.build.pipeline import compile_spec
+    from generator.builder.collisions import check_not_another_game, portable_name_warnings
+    from generator.builder.pipeline import compile_spec
 
     compiled = compile_spec(spec)
     diagnostics = compiled.warnings if skip_validation else check_compiled(compiled, engine)
