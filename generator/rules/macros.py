@@ -39,6 +39,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -216,11 +217,12 @@ def _declaration(path: Path, name: str, spec) -> Param:
                   str(spec.get("what", "")), str(spec.get("example", "")), bool(spec.get("nonempty")),
                   _names(path, name, spec, "one_of"), _names(path, name, spec, "needs"), spec.get("min"),
                   spec.get("max"), _names(path, name, spec, "choices"))
-    for declared in (param.fields or {}).values():
+    declared_fields = param.fields or {}
+    for declared in declared_fields.values():
         for other in (*declared.needs, *param.one_of):
-            if other not in param.fields:
+            if other not in declared_fields:
                 raise MacroError(path, f"param '{name}': '{other}' is not one of its fields", 2,
-                                 f"fields: {', '.join(param.fields)}")
+                                 f"fields: {', '.join(declared_fields)}")
     return param
 
 
@@ -250,7 +252,7 @@ def _header(path: Path, text: str) -> dict:
     return {**header, "params": header.get("params") or {}}
 
 
-def load_macros(extra_dirs: list[Path] = (), report=None) -> dict[str, Macro]:
+def load_macros(extra_dirs: Sequence[Path] = (), report=None) -> dict[str, Macro]:
     """Shipped macros, then a spec's own (which may replace shipped ones of the same name). A broken
     macro of a spec's own folder goes to report(MacroError) when given (it is left out), else raises."""
     macros = {}
@@ -281,6 +283,7 @@ def load_macros(extra_dirs: list[Path] = (), report=None) -> dict[str, Macro]:
 def macro_environment(folder: Path) -> jinja2.Environment:
     """The sandboxed template environment for macros in folder; a spec's own macros may
     import the shipped helpers (`{% import "_common.j2" as c %}`)."""
+    loader: jinja2.BaseLoader
     if folder == RULES_DIR:
         loader = jinja2.FileSystemLoader(str(RULES_DIR))
     else:
