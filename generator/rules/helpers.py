@@ -6,6 +6,7 @@ that cannot answer raises LookupError, which is reported at the rule's YAML line
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from generator.model import game as m
 from generator.model.fields import yaml_items
@@ -14,6 +15,29 @@ from generator.rules.steps import (PARTNER_PROPERTIES, TurnBlock, combine_turns,
 from generator.speclang.overlay import effective_attachment
 
 _split_sequence = split_sequence  # the name tests/rules/test_rules.py knows
+
+
+class Window(NamedTuple):
+    """The steps a purchase window inserts after anchor, a step of another player's turn."""
+
+    anchor: str
+    purchase: str
+    place: str
+
+
+def whole_number(text: str | None) -> int:
+    """text as a whole number the way templates read one (Jinja's int filter): a decimal is cut, anything
+    else (no value too) is 0."""
+    if text is None:
+        return 0
+    try:
+        return int(text)
+    except ValueError:
+        try:
+            return int(float(text))
+        except (ValueError, OverflowError):
+            return 0
+
 
 @dataclass
 class Conditions:
@@ -174,6 +198,20 @@ class GameHelpers:
     def has_relationships(self) -> bool:
         return bool(self._game.initialize and self._game.initialize.relationships)
 
+    def side(self, players: list[str], with_allies: bool = True) -> list[str]:
+        """players, then (with_allies) the allies of the first of them, each once in that order."""
+        side = list(dict.fromkeys(players))
+        if with_allies and players:
+            side += [ally for ally in self.allies(players[0]) if ally not in side]
+        return side
+
+    def opponents(self, side: list[str], attackers: list[str]) -> list[str]:
+        """The attackers and their allies who are not of side, each once, attacker by attacker."""
+        found: list[str] = []
+        for attacker in attackers:
+            found += [p for p in [attacker, *self.allies(attacker)] if p not in side and p not in found]
+        return found
+
     # --- territories -----------------------------------------------------------------------------------------------
 
     def capital(self, player: str) -> str:
@@ -197,6 +235,51 @@ class GameHelpers:
         return [o.territory for o in (self._game.initialize.owners or []) if o.owner == player] \
             if self._game.initialize else []
 
+    def territories_of_players(self, players: list[str]) -> list[str]:
+        """The territories each of the players owns at the start, player by player."""
+        return [territory for player in players for territory in self.territories_of(player)]
+
+    def held_places(self, capitals_of: list[str], territories: list[str]) -> list[str]:
+        """The capital of each of capitals_of, then the territories, each once in that order."""
+        return list(dict.fromkeys([self.capital(player) for player in capitals_of] + list(territories)))
+
+    def territory_effects(self, territory: str) -> list[str]:
+        """The territory effects the territory's territoryAttachment already lists (a rule adding one keeps them)."""
+        current = self.attachment("territoryAttachment", territory)
+        return [effect for o in (current.options if current else []) if o.name == "territoryEffect" and o.value
+                for effect in o.value.split(":")]
+
+    def paying_territories(self, territories: list[str], amount: int) -> list[tuple[str, int]]:
+        """(territory, what it pays) of each territory worth something: amount, or when amount is 0 its
+        production value (the territoryAttachment's last production option)."""
+        paying = []
+        for territory in territories:
+            value = amount
+            if not amount:
+                attachment = self.attachment("territoryAttachment", territory)
+                for option in attachment.options if attachment else []:
+                    if option.name == "production":
+                        value = whole_number(option.value)
+            if value:
+                paying.append((territory, value))
+        return paying
+
+    def forbidden_territories(self, player: str, territories: list[str]) -> list[str]:
+        """The territories the player's rulesAttachment already forbids it to move into, then the other ones
+        of territories. A player with a list of allowed territories instead cannot take forbidden ones."""
+        rules = self.attachment("rulesAttachment", player)
+        current: list[str] = []
+        kind: str | None = ""
+        for option in rules.options if rules else []:
+            if option.name == "movementRestrictionTerritories" and option.value:
+                current = option.value.split(":")
+            if option.name == "movementRestrictionType":
+                kind = option.value
+        if kind == "allowed":
+            raise LookupError(f"{player} already has a list of allowed territories; a list of forbidden ones "
+                              "cannot be added to it")
+        return current + [t for t in territories if t not in current]
+
     def is_water(self, territory: str) -> bool:
         return any(t.name == territory and t.water == "true" for t in self._game.territories)
 
@@ -218,6 +301,34 @@ class GameHelpers:
     def attachment(self, name: str, attach_to: str):
         """The attachment the engine uses (the later one where a game declares two)."""
         return effective_attachment(self._game, name, attach_to)
+
+    def values_to_restore(self, units: list[str], option: str) -> dict[str, str | None]:
+        """Each unit type's value of the option in its unitAttachment (the first where it is set twice),
+        which a rule changing it restores afterwards; an error for a unit type that does not set it."""
+        values = {}
+        for unit in units:
+            attachment = self.attachment("unitAttachment", unit)
+            found = [o for o in (attachment.options if attachment else []) if o.name == option]
+            if not found:
+                raise LookupError(f"{unit}'s unitAttachment sets no {option} to restore afterwards")
+            values[unit] = found[0].value
+        return values
+
+    def without_build_limit(self, units: list[str]) -> list[str]:
+        """The unit types whose unitAttachment sets no maxBuiltPerPlayer of 0 or more (the first one counts)."""
+        unlimited = []
+        for unit in units:
+            attachment = self.attachment("unitAttachment", unit)
+            limit = [o for o in (attachment.options if attachment else []) if o.name == "maxBuiltPerPlayer"]
+            if not limit or whole_number(limit[0].value) < 0:
+                unlimited.append(unit)
+        return unlimited
+
+    def convertible_units(self, territory: str, player: str, unit_types: list[str], every_type: bool) -> list[str]:
+        """The unit types whose units in the territory change owner with it: unit_types, or the player's units
+        there at the start; every_type: also every unit type a production rule sells for PUs."""
+        types = list(unit_types) or list(self.units_in(territory, player))
+        return types + ([u for u in self.units_costing("PUs") if u not in types] if every_type else [])
 
     def placement_territories(self, unit: str, zones: dict, allowed: list[str]) -> list[str]:
         """Where a unit type confined to the zones `allowed` may be placed: their territories, in
@@ -314,6 +425,40 @@ class GameHelpers:
     def phase_steps(self, players: list[str], phase: str) -> list[str]:
         """The phase's step of each of the players that has one."""
         return [self.phase_step(p, phase) for p in players if self.has_phase(p, phase)]
+
+    def guest_stem(self, player: str, name: str, host: str, phase: str = "EndTurn") -> str:
+        """The start of the name of a step of the player's inside host's turn: the player's turn prefix, name,
+        and host's turn prefix with a capital ("italians" + "Choice" + "Germans"), both prefixes of the phase."""
+        word = self.turn_prefix(host, phase)
+        return self.turn_prefix(player, phase) + name + word[:1].upper() + word[1:]
+
+    def window_steps(self, player: str, name: str, anchors: list[str]) -> list[Window]:
+        """The purchase and place steps of the player's to insert after each anchor step, a step of another
+        player's turn (purchase_window)."""
+        windows = []
+        for anchor in anchors:
+            host = self.host_of(anchor)
+            if not host or host == player:
+                raise LookupError(f"{anchor} is not a step of another player's turn")
+            stem = self.guest_stem(player, name, host)
+            windows.append(Window(anchor, stem + "Purchase", stem + "Place"))
+        return windows
+
+    def own_purchase_and_place(self, player: str) -> tuple[m.Step, m.Step]:
+        """The player's purchase step of its own turn (found from its end-turn step: a step it has inside
+        another turn is no part of it) and the first place step after it."""
+        prefix = self.turn_prefix(player, "EndTurn")
+        purchase = place = None
+        for step in self.turn_steps():
+            if step.player != player:
+                continue
+            if step.name == prefix + "Purchase":
+                purchase = step
+            if purchase is not None and place is None and step.name.endswith("Place"):
+                place = step
+        if purchase is None or place is None:
+            raise LookupError(f"{player} has no {prefix}Purchase step followed by a place step to copy")
+        return purchase, place
 
     def turn_blocks(self) -> list[TurnBlock]:
         return split_sequence(self._game.steps or [])[1]

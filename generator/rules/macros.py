@@ -50,7 +50,7 @@ from generator.core.datacache import load_yaml_text
 from generator.read import yamlmessages
 from generator.core.diagnostics import Position, closest, display_path
 from generator.render.templates import TEMPLATES_DIR, environment
-from generator.rules import effects
+from generator.rules import conversions, counts, effects, ladders, zones
 from generator.rules.classes import attachment_type, java_class
 # re-exported: what the rest of the package imports from here
 from generator.rules.naming import identifier  # noqa: F401
@@ -298,4 +298,8 @@ def macro_environment(folder: Path) -> jinja2.Environment:
 def template_functions() -> dict:
     """The functions every macro template may call besides `game.*` (README: Macro helper API)."""
     return {"effect_options": effects.effect_options, "presence_conditions": effects.presence_conditions,
-            "presence_names": effects.presence_names, "java_class": java_class, "attachment_type": attachment_type}
+            "presence_names": effects.presence_names, "java_class": java_class, "attachment_type": attachment_type,
+            "count_ladder": ladders.count_ladder, "condition_type": ladders.condition_type,
+            "counter_levels": ladders.counter_levels, "conversion_pairs": conversions.conversion_pairs,
+            "conversion_rungs": conversions.conversion_rungs, "allowed_zones": zones.allowed_zones,
+            "barred_units": zones.barred_units, "needed_count": counts.needed_count}
