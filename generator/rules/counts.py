@@ -6,6 +6,14 @@ def needed_count(count: str, places: list[str]) -> int:
     """How many of places must be held: all of them, or count (a number from 1 to how many there are)."""
     if count == "all":
         return len(places)
-    if not (isinstance(count, str) and count.isdigit() and 1 <= int(count) <= len(places)):
+    if not (isinstance(count, str) and count.isdecimal() and 1 <= int(count) <= len(places)):
         raise LookupError(f"count must be all or a number from 1 to {len(places)}, not {count}")
     return int(count)
+
+
+def checked_chance(chance: str) -> str:
+    """A trigger's chance, x:y (x in y on a die of y sides), with 1 <= x <= y."""
+    odds = chance.split(":")
+    if len(odds) != 2 or not all(part.isdecimal() for part in odds) or not 1 <= int(odds[0]) <= int(odds[1]):
+        raise LookupError(f"chance must be x:y with 1 <= x <= y, e.g. 2:6, not '{chance}'")
+    return chance

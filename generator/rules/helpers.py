@@ -198,6 +198,20 @@ class GameHelpers:
     def has_relationships(self) -> bool:
         return bool(self._game.initialize and self._game.initialize.relationships)
 
+    def checked_relationship_changes(self, changes: list[str]) -> list[str]:
+        """changes, each PLAYER1:PLAYER2:OLD:NEW between players of the game into a type it declares (OLD may
+        be any); an error for the first that is not."""
+        for change in changes:
+            parts = change.split(":")
+            if len(parts) != 4:
+                raise LookupError(f"a relationship change is PLAYER1:PLAYER2:OLD:NEW, not '{change}'")
+            for player in parts[:2]:
+                if not self.has_player(player):
+                    raise LookupError(f"relationship change {change}: the game has no player '{player}'")
+            if not self.is_relationship_type(parts[3]):
+                raise LookupError(f"relationship change {change}: the game has no relationship type '{parts[3]}'")
+        return list(changes)
+
     def side(self, players: list[str], with_allies: bool = True) -> list[str]:
         """players, then (with_allies) the allies of the first of them, each once in that order."""
         side = list(dict.fromkeys(players))
@@ -422,6 +436,10 @@ class GameHelpers:
     def players_with_phase(self, phase: str) -> list[str]:
         return [p.name for p in self._game.players if self.has_phase(p.name, phase)]
 
+    def with_phase(self, players: list[str], phase: str) -> list[str]:
+        """Those of the players that have a step of the phase, in their order."""
+        return [p for p in players if self.has_phase(p, phase)]
+
     def phase_steps(self, players: list[str], phase: str) -> list[str]:
         """The phase's step of each of the players that has one."""
         return [self.phase_step(p, phase) for p in players if self.has_phase(p, phase)]
@@ -465,6 +483,13 @@ class GameHelpers:
 
     def turn_of(self, player: str) -> TurnBlock:
         return turn_of(self.turn_blocks(), player)
+
+    def new_turn_anchor(self, template: str, before: str, after: str) -> str:
+        """The step a new player's turn goes next to: the first step of before's turn (it goes before it),
+        else the last of after's turn, by default the template player's (it goes after it)."""
+        if before:
+            return self.turn_of(before).steps[0].name
+        return self.turn_of(after or template).steps[-1].name
 
     def reordered_steps(self, order: list[str]) -> list[m.Step]:
         """The whole sequence with the players' turns in the given order; set-up steps stay first and

@@ -50,7 +50,7 @@ from generator.core.datacache import load_yaml_text
 from generator.read import yamlmessages
 from generator.core.diagnostics import Position, closest, display_path
 from generator.render.templates import TEMPLATES_DIR, environment
-from generator.rules import conversions, counts, effects, ladders, zones
+from generator.rules import actions, conversions, counts, effects, ladders, newpower, zones
 from generator.rules.classes import attachment_type, java_class
 # re-exported: what the rest of the package imports from here
 from generator.rules.naming import identifier  # noqa: F401
@@ -302,4 +302,7 @@ def template_functions() -> dict:
             "count_ladder": ladders.count_ladder, "condition_type": ladders.condition_type,
             "counter_levels": ladders.counter_levels, "conversion_pairs": conversions.conversion_pairs,
             "conversion_rungs": conversions.conversion_rungs, "allowed_zones": zones.allowed_zones,
-            "barred_units": zones.barred_units, "needed_count": counts.needed_count}
+            "barred_units": zones.barred_units, "placement_places": zones.placement_places,
+            "needed_count": counts.needed_count, "checked_chance": counts.checked_chance,
+            "default_step_prefix": newpower.default_step_prefix, "capital_first": newpower.capital_first,
+            "partners": actions.partners, "slot_gate": actions.slot_gate}

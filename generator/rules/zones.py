@@ -13,3 +13,10 @@ def barred_units(zones: dict[str, list[str]], confine: dict[str, str | list[str]
     barred = [(zone, [unit for unit, allowed in confine.items() if zone not in allowed_zones(allowed)])
               for zone in zones]
     return [(zone, units) for zone, units in barred if units]
+
+
+def placement_places(unit: str, territories: list[str], extra_units: list[str],
+                     extra_territories: list[str]) -> list[str]:
+    """Where a unit type may be placed (placement_area): the territories, and for the extra units the
+    extra territories too, each once."""
+    return list(dict.fromkeys(territories + (extra_territories if unit in extra_units else [])))

@@ -11,11 +11,13 @@ from conftest import REPO
 
 from generator.builder.pipeline import load_spec
 from generator.model import game as m
+from generator.rules.actions import partners, slot_gate
 from generator.rules.conversions import Rung, conversion_pairs, conversion_rungs
-from generator.rules.counts import needed_count
+from generator.rules.counts import checked_chance, needed_count
 from generator.rules.helpers import GameHelpers, Window, whole_number
 from generator.rules.ladders import Level, condition_type, count_ladder, counter_levels, partitions
-from generator.rules.zones import allowed_zones, barred_units
+from generator.rules.newpower import capital_first, default_step_prefix
+from generator.rules.zones import allowed_zones, barred_units, placement_places
 
 BASE = REPO / "tests" / "golden" / "rules" / "base.yaml"
 
@@ -260,3 +262,77 @@ def test_convertible_units():
     assert game.convertible_units("Kiev", "Russians", ["infantry", "destroyer"], False) == ["infantry", "destroyer"]
     assert game.convertible_units("Kiev", "Russians", ["destroyer"], True) == [
         "destroyer", "infantry", "artillery", "armour", "fighter", "transport"]
+
+
+# --- random_event ----------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("chance", ["2:6", "4:6", "6:6", "1:1"])
+def test_checked_chance_takes_x_in_y(chance):
+    # S003: 2:6 in turn 5, 4:6 after
+    assert checked_chance(chance) == chance
+
+
+@pytest.mark.parametrize("chance", ["7:6", "0:6", "2", "2:6:1", "a:6", "-1:6", "\u00b2:6", ""])
+def test_checked_chance_refuses_other_odds(chance):
+    with pytest.raises(LookupError) as err:
+        checked_chance(chance)
+    assert err.value.args[0] == f"chance must be x:y with 1 <= x <= y, e.g. 2:6, not '{chance}'"
+
+
+def test_checked_relationship_changes():
+    game = GameHelpers(base_game())
+    # S003's Soviet declaration, in the base game's names
+    changes = ["Russians:Italians:any:War", "Germans:Russians:War:Neutrality"]
+    assert game.checked_relationship_changes(changes) == changes
+    for change, message in [
+            ("Russians:Italians:War", "a relationship change is PLAYER1:PLAYER2:OLD:NEW, not 'Russians:Italians:War'"),
+            ("Russians:Japanese:any:War", "relationship change Russians:Japanese:any:War: the game has no player "
+                                          "'Japanese'"),
+            ("Russians:Italians:any:BorderWar", "relationship change Russians:Italians:any:BorderWar: the game has no "
+                                                "relationship type 'BorderWar'")]:
+        with pytest.raises(LookupError) as err:
+            game.checked_relationship_changes(["Russians:Italians:any:War", change])
+        assert err.value.args[0] == message
+
+
+# --- invasion_roll ---------------------------------------------------------------------------------------------------
+
+def test_with_phase_keeps_the_players_order():
+    game = GameHelpers(base_game())
+    assert game.with_phase(["Italians", "Germans"], "CombatMove") == ["Italians", "Germans"]
+    assert game.with_phase(["Italians", "Germans"], "Politics") == ["Italians", "Germans"]
+    assert game.with_phase(["Germans"], "Tech") == []
+
+
+# --- new_power -------------------------------------------------------------------------------------------------------
+
+def test_new_power_names_and_lands():
+    # S001-R65: Canada from the British; G-NEW: Hungary after Italy
+    assert default_step_prefix("Canada") == "canada"
+    assert default_step_prefix("UK_Pacific") == "uK_Pacific"
+    assert capital_first("Ontario", ["Quebec", "Ontario", "Alberta"]) == ["Ontario", "Quebec", "Alberta"]
+    assert capital_first("Danube", []) == ["Danube"]
+    game = GameHelpers(base_game())
+    assert game.new_turn_anchor("Italians", "", "") == "italiansEndTurn"
+    assert game.new_turn_anchor("Italians", "", "Germans") == "germansEndTurn"
+    assert game.new_turn_anchor("Italians", "Russians", "") == "russiansPurchase"
+
+
+# --- placement_area --------------------------------------------------------------------------------------------------
+
+def test_placement_places():
+    # G-PLACE: infantry also in the extra territories
+    assert placement_places("infantry", ["Berlin Region", "Bavaria"], ["infantry"], ["Warsaw", "Bavaria"]) == [
+        "Berlin Region", "Bavaria", "Warsaw"]
+    assert placement_places("armour", ["Berlin Region"], ["infantry"], ["Warsaw"]) == ["Berlin Region"]
+
+
+# --- user_action -----------------------------------------------------------------------------------------------------
+
+def test_user_action_partners_and_slots():
+    # the examples' user actions: accept: [British], per_turn: 2
+    assert partners(["British", ""]) == ["British"] and partners([""]) == []
+    shared = "conditionAttachment_S000_R02_Russians"
+    assert slot_gate(shared, 1, 2) == [f"{shared}_Slot_1"]
+    assert slot_gate(shared, 2, 2) == [f"{shared}_Slot_2", f"{shared}_Slot_1_Used"]
+    assert slot_gate(shared, 1, 0) == []
