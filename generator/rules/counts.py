@@ -17,3 +17,10 @@ def checked_chance(chance: str) -> str:
     if len(odds) != 2 or not all(part.isdecimal() for part in odds) or not 1 <= int(odds[0]) <= int(odds[1]):
         raise LookupError(f"chance must be x:y with 1 <= x <= y, e.g. 2:6, not '{chance}'")
     return chance
+
+
+def checked_combine(combine: str) -> str:
+    """How the parts of a condition join (its conditionType): AND, OR, or a count such as 2, 2-3 or 2-+."""
+    if combine not in ("AND", "OR") and not combine.replace("-", "").replace("+", "").isdigit():
+        raise LookupError(f"combine must be AND, OR or a range such as 2-3, not '{combine}'")
+    return combine

@@ -70,3 +70,19 @@ def counter_levels(levels: list[int], start: int) -> list[Level]:
             below = max((other for other in levels if other < level), default=None)
             above.append(Level(level, below, level - (start if below is None else max(below, start))))
     return above
+
+
+class RoundAmount(NamedTuple):
+    """An amount granted in one round (round None: in every round, the only amount); suffix ends the names
+    of its condition and trigger."""
+
+    amount: int
+    round: int | None
+    suffix: str
+
+
+def round_amounts(amounts: list[int], first_round: int) -> list[RoundAmount]:
+    """One amount: granted every time; several: one per round from first_round on, each with its round."""
+    if len(amounts) == 1:
+        return [RoundAmount(amounts[0], None, "")]
+    return [RoundAmount(amount, first_round + i, f"_R{first_round + i}") for i, amount in enumerate(amounts)]

@@ -53,7 +53,7 @@ from generator.render.templates import TEMPLATES_DIR, environment
 from generator.rules import actions, conversions, counts, effects, ladders, newpower, zones
 from generator.rules.classes import attachment_type, java_class
 # re-exported: what the rest of the package imports from here
-from generator.rules.naming import identifier  # noqa: F401
+from generator.rules.naming import each_once, identifier  # noqa: F401
 from generator.rules.params import NO_DEFAULT, PARAM_TYPES, NameIndex, Param, check_value  # noqa: F401
 
 RULES_DIR = TEMPLATES_DIR / "rules"
@@ -305,4 +305,5 @@ def template_functions() -> dict:
             "barred_units": zones.barred_units, "placement_places": zones.placement_places,
             "needed_count": counts.needed_count, "checked_chance": counts.checked_chance,
             "default_step_prefix": newpower.default_step_prefix, "capital_first": newpower.capital_first,
-            "partners": actions.partners, "slot_gate": actions.slot_gate}
+            "partners": actions.partners, "slot_gate": actions.slot_gate, "round_amounts": ladders.round_amounts,
+            "checked_combine": counts.checked_combine, "each_once": each_once}

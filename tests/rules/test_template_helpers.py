@@ -13,9 +13,11 @@ from generator.builder.pipeline import load_spec
 from generator.model import game as m
 from generator.rules.actions import partners, slot_gate
 from generator.rules.conversions import Rung, conversion_pairs, conversion_rungs
-from generator.rules.counts import checked_chance, needed_count
+from generator.rules.counts import checked_chance, checked_combine, needed_count
 from generator.rules.helpers import GameHelpers, Window, whole_number
-from generator.rules.ladders import Level, condition_type, count_ladder, counter_levels, partitions
+from generator.rules.ladders import (Level, RoundAmount, condition_type, count_ladder, counter_levels, partitions,
+                                     round_amounts)
+from generator.rules.naming import each_once
 from generator.rules.newpower import capital_first, default_step_prefix
 from generator.rules.zones import allowed_zones, barred_units, placement_places
 
@@ -336,3 +338,35 @@ def test_user_action_partners_and_slots():
     assert slot_gate(shared, 1, 2) == [f"{shared}_Slot_1"]
     assert slot_gate(shared, 2, 2) == [f"{shared}_Slot_2", f"{shared}_Slot_1_Used"]
     assert slot_gate(shared, 1, 0) == []
+
+
+# --- purchase_window: the allowance ----------------------------------------------------------------------------------
+
+def test_round_amounts():
+    # S000-R01: 9 PUs in every window; the examples' other window: 8 in round 3, one less each round after
+    assert round_amounts([9], 1) == [RoundAmount(9, None, "")]
+    assert round_amounts([8, 7, 6, 5, 4, 3, 2, 1], 3)[:3] == [
+        RoundAmount(8, 3, "_R3"), RoundAmount(7, 4, "_R4"), RoundAmount(6, 5, "_R5")]
+    assert round_amounts([8, 7, 6, 5, 4, 3, 2, 1], 3)[-1] == RoundAmount(1, 10, "_R10")
+    assert round_amounts([8, 7], 0) == [RoundAmount(8, 0, "_R0"), RoundAmount(7, 1, "_R1")]
+
+
+# --- condition -------------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("combine", ["AND", "OR", "2", "2-3", "2-+"])
+def test_checked_combine_takes_and_or_and_counts(combine):
+    assert checked_combine(combine) == combine
+
+
+@pytest.mark.parametrize("combine", ["and", "XOR", "", "two"])
+def test_checked_combine_refuses_the_rest(combine):
+    with pytest.raises(LookupError) as err:
+        checked_combine(combine)
+    assert err.value.args[0] == f"combine must be AND, OR or a range such as 2-3, not '{combine}'"
+
+
+# --- user_action: clear_seas ----------------------------------------------------------------------------------------
+
+def test_each_once_keeps_the_first_place_and_the_case():
+    assert each_once(["Black Sea", "Baltic Sea", "Black Sea"]) == ["Black Sea", "Baltic Sea"]
+    assert each_once(["Kiev", "kiev"]) == ["Kiev", "kiev"]
