@@ -37,7 +37,8 @@ from generator.rules.macros import (Macro, MacroError, NameIndex, check_value, i
                                      macro_environment)
 from generator.speclang.overlay import apply_changes
 from generator.render.templates import text_environment
-from generator.rules.helpers import Conditions, GameHelpers
+from generator.rules.conditions import Conditions
+from generator.rules.helpers import GameHelpers
 from generator.render.sandbox import SandboxLimit, build_budget
 from generator.read.safexml import parse_xml_bytes
 from generator.speclang.fullgame import SpecReader

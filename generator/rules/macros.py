@@ -130,7 +130,7 @@ def _unchanged(path: Path, stamp: int) -> bool:
 
 
 # The condition parameters every macro with `conditions: true` in its header takes; they become
-# condition attachments through generator.rules.helpers.Conditions.
+# condition attachments through generator.rules.conditions.Conditions.
 CONDITION_PARAMS = {
     "owns": ("territories", [], "territories the player (or owner:) must own itself"),
     "allied_owns": ("territories", [], "territories the player's side (its alliances) must own"),
