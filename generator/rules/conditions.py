@@ -75,6 +75,11 @@ class Conditions:
         parts.append((f"{base}_Side_Held", self.side_held))
         return [(name, options) for name, options in parts if options]
 
+    def gate(self, base: str) -> list[str]:
+        """What a trigger's `conditions` option lists: names(base), or without any condition base_Always, a
+        condition the macro declares to hold always (the 1.9 engine never fires a trigger without one)."""
+        return self.names(base) or [f"{base}_Always"]
+
     def names(self, base: str, inline: bool = False) -> list[str]:
         """What a `conditions` option lists: existing conditions first, then the declared ones."""
         return self.references + [name for name, _ in self.attachments(base, inline)]

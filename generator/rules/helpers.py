@@ -301,6 +301,12 @@ class GameHelpers:
         found = self.attachment(attachment, player)
         return next((o.value for o in (found.options if found else []) if o.name == option), default)
 
+    def capitals_kept(self, player: str) -> str:
+        """How many capitals the player must hold to buy (retainCapitalProduceNumber): its playerAttachment's, else
+        the engine's default once the player has a playerAttachment, 1, which a player without any capital
+        never meets, so it keeps 0."""
+        return self.player_option(player, "retainCapitalProduceNumber", "1" if self.capitals(player) else "0")
+
     def units_costing(self, resource: str) -> list[str]:
         """The unit types that a production rule sells for (among others) the resource, in rule order."""
         unit_types = {u.name for u in self._game.units or []}

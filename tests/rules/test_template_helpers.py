@@ -14,7 +14,9 @@ from generator.model import game as m
 from generator.rules.actions import partners, slot_gate
 from generator.rules.conversions import Rung, conversion_pairs, conversion_rungs
 from generator.rules.counts import checked_chance, checked_combine, needed_count
+from generator.rules.conditions import Conditions
 from generator.rules.helpers import GameHelpers, Window, whole_number
+from generator.rules.macros import CONDITION_PARAMS
 from generator.rules.ladders import (Level, RoundAmount, condition_type, count_ladder, counter_levels, partitions,
                                      round_amounts)
 from generator.rules.naming import each_once
@@ -370,3 +372,24 @@ def test_checked_combine_refuses_the_rest(combine):
 def test_each_once_keeps_the_first_place_and_the_case():
     assert each_once(["Black Sea", "Baltic Sea", "Black Sea"]) == ["Black Sea", "Baltic Sea"]
     assert each_once(["Kiev", "kiev"]) == ["Kiev", "kiev"]
+
+
+# --- the gate of a trigger (production_frontier, random_event, switch, unit_gift, unit_property) -------------------
+
+def test_the_gate_is_the_conditions_or_one_that_always_holds():
+    values = {name: default for name, (_, default, _) in CONDITION_PARAMS.items()}
+    assert Conditions.from_params(values).gate("conditionAttachment_G_UP") == ["conditionAttachment_G_UP_Always"]
+    # S002-R15: the rule's conditions and an at_war_with test
+    given = dict(values, at_war_with=["Germany"], conditions=["conditionAttachment_S002_R15_War_New"])
+    assert Conditions.from_params(given).gate("conditionAttachment_S002_R15") == [
+        "conditionAttachment_S002_R15_War_New", "conditionAttachment_S002_R15"]
+
+
+# --- purchase_window: the capitals a player must hold to buy --------------------------------------------------------
+
+def test_capitals_kept():
+    game = GameHelpers(base_game())
+    assert game.capitals_kept("Russians") == "1"
+    assert game.capitals_kept("Romanians") == "0"  # no capital (and no such player: nothing to read)
+    kept = game_with(attachment("playerAttachment", "Russians", "PlayerAttachment", retainCapitalProduceNumber="2"))
+    assert kept.capitals_kept("Russians") == "2"
