@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 
@@ -36,7 +37,8 @@ from generator.rules.macros import (Macro, MacroError, NameIndex, check_value, i
                                      macro_environment)
 from generator.speclang.overlay import apply_changes
 from generator.render.templates import text_environment
-from generator.rules.helpers import Conditions, GameHelpers
+from generator.rules.conditions import Conditions
+from generator.rules.helpers import GameHelpers
 from generator.render.sandbox import SandboxLimit, build_budget
 from generator.read.safexml import parse_xml_bytes
 from generator.speclang.fullgame import SpecReader
@@ -48,8 +50,17 @@ _RANGE = re.compile(r"\A(-?\d{1,18})\.\.(-?\d{1,18})\Z")  # longer numbers are n
 MAX_LOOP_ITERATIONS = 10_000
 
 
+class BudgetSpent(Exception):
+    """The build's budget ran out in a parameter's expression: reported (TG066) at the expression's
+    own line rather than the rule's."""
+
+    def __init__(self, message: str, position: Position):
+        super().__init__(message)
+        self.position = position
+
+
 def expand_rules(data, game: m.Game, source: str, spec_dir: Path, collector: Collector,
-                 macro_dirs: list[Path] = (), pos: Position | None = None) -> list[RuleRecord]:
+                 macro_dirs: Sequence[Path] = (), pos: Position | None = None) -> list[RuleRecord]:
     """pos: where `rules:` is, for a value that is no list (a scalar carries no position of its own)."""
     r = SpecReader(source, collector)
     rules = r.sequence(data, "rules", r.pos(data, pos))
@@ -67,7 +78,8 @@ def expand_rules(data, game: m.Game, source: str, spec_dir: Path, collector: Col
 
 def _expand_all(r: SpecReader, rules, game: m.Game, macros: dict[str, Macro]) -> list[RuleRecord]:
     index = NameIndex(game)
-    records, seen = [], {}
+    records: list[RuleRecord] = []
+    seen: dict[str, Position] = {}
     for position, body in enumerate(rules):
         pos = r.pos(body, rules.position_of(position))
         if not isinstance(body, dict):
@@ -81,10 +93,10 @@ def _expand_all(r: SpecReader, rules, game: m.Game, macros: dict[str, Macro]) ->
         seen.setdefault(str(rule_id), pos)
         try:
             record = _expand_rule(r, body, pos, game, macros, index)
-        except (SandboxLimit, MemoryError) as err:
+        except (SandboxLimit, MemoryError, BudgetSpent) as err:
             # the build's budget is spent: the rules after this one would only fail the same way
             r.error("TG066", f"rule {body.get('id')}: {str(err) or 'templates ran out of memory'}",
-                    getattr(err, "position", pos),
+                    err.position if isinstance(err, BudgetSpent) else pos,
                     "a spec's expressions and macros are bounded in size and time; loop over fewer values or "
                     "simplify the expression")
             break
@@ -242,8 +254,7 @@ def _parameters(r: SpecReader, macro: Macro, data, pos: Position, loop_vars: dic
         try:
             raw = _substitute(given[name], loop_vars)
         except (SandboxLimit, MemoryError) as err:
-            err.position = ppos  # the expression's own line
-            raise
+            raise BudgetSpent(str(err) or "templates ran out of memory", ppos) from err
         except Exception as err:  # a template error in the user's expression
             r.error("TG065", f"cannot evaluate parameter '{name}': {err}", ppos, "check the {{ }} expression")
             ok = False

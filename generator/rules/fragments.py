@@ -88,13 +88,14 @@ ALWAYS_TRUE = "conditionAttachment_Always_True"
 def _give_every_trigger_a_condition(game: m.Game, fragment: m.Game, pos: Position) -> None:
     """The 1.9 engine never fires a trigger that has no conditions (seen in play), so a macro's
     trigger without any is given one that always holds: 'round 1 and later'."""
-    bare = [a for a in fragment.attachments or [] if a.class_name == "TriggerAttachment"
+    attachments = fragment.attachments or []
+    bare = [a for a in attachments if a.class_name == "TriggerAttachment"
             and not any(o.name == "conditions" for o in a.options)]
     if not bare:
         return
-    if not any(a.name == ALWAYS_TRUE for a in (game.attachments or []) + (fragment.attachments or [])):
+    if not any(a.name == ALWAYS_TRUE for a in (game.attachments or []) + attachments):
         holder = game.players[0].name if game.players else bare[0].attach_to
-        fragment.attachments.insert(0, m.Attachment(
+        attachments.insert(0, m.Attachment(
             ALWAYS_TRUE, holder, m.ATTACHMENT_PACKAGE + "RulesAttachment", "player",
             options=[m.Option("rounds", "1-+", None, pos)], pos=pos))
     for trigger in bare:
@@ -141,20 +142,21 @@ def _insert_steps(r: SpecReader, reader: XmlReader, sequence, game: m.Game, pos:
     wrapper.append(sequence)
     read_gameplay(reader, wrapper, holder)
     steps = holder.steps or []
-    names = [s.name for s in game.steps or []]
+    current = game.steps or []
+    names = [s.name for s in current]
     if placement["replace"] == "true":
         game.steps = steps
         return
     anchor = placement["insertAfter"] or placement["insertBefore"]
     if anchor is None:
-        game.steps = (game.steps or []) + steps
+        game.steps = current + steps
         return
     if anchor not in names:
         r.error("TG064", f"the game has no step '{anchor}' to insert steps next to", pos,
                 closest(anchor, names) or "check the step name")
         return
     at = names.index(anchor) + (1 if placement["insertAfter"] else 0)
-    game.steps[at:at] = steps
+    current[at:at] = steps  # the game's own list: the anchor is in it
 
 
 # --- declaration order ---------------------------------------------------------------------------------------------

@@ -1,11 +1,11 @@
-"""What rule macro templates can ask about the game, and the standard condition
-parameters turned into RulesAttachment options.
+"""What rule macro templates can ask about the game (`game.<method>`); the standard condition
+parameters are generator/rules/conditions.py.
 
 Templates render in a sandbox that only lets them call public methods; a method
 that cannot answer raises LookupError, which is reported at the rule's YAML line."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from generator.model import game as m
 from generator.model.fields import yaml_items
@@ -15,79 +15,27 @@ from generator.speclang.overlay import effective_attachment
 
 _split_sequence = split_sequence  # the name tests/rules/test_rules.py knows
 
-@dataclass
-class Conditions:
-    """The standard condition parameters of a macro (macros.CONDITION_PARAMS) as options of up to
-    three RulesAttachments: the main one, one for 'at war with none of', one inverted for 'owns none of'."""
 
-    main: list[tuple[str, str, str | None]] = field(default_factory=list)
-    peace: list[list[tuple[str, str, str | None]]] = field(default_factory=list)  # one condition each
-    not_held: list[tuple[str, str, str | None]] = field(default_factory=list)
-    references: list[str] = field(default_factory=list)
-    side_held: list[tuple[str, str, str | None]] = field(default_factory=list)
+class Window(NamedTuple):
+    """The steps a purchase window inserts after anchor, a step of another player's turn."""
 
-    @classmethod
-    def from_params(cls, values: dict, side: list[str] | None = None) -> "Conditions":
-        """side: the players whose ownership counts for allied_owns (the player's side as the
-        game's alliances declare it). 1.9's alliedOwnershipTerritories asks the relationship
-        instead, whose archetype may be neutral between partners of one side (G40's Concordant
-        China and UK Pacific), so with a side allied_owns is a direct-ownership test by those
-        players, in a condition of its own (its `players` option must not touch owns:)."""
-        players = [("players", ":".join(values["owner"]), None)] if values["owner"] else []
-        count = str(values["count"])
+    anchor: str
+    purchase: str
+    place: str
 
-        def ownership(option: str, territories: list[str]) -> list:
-            if not territories:
-                return []
-            needed = str(len(territories)) if count == "all" else count
-            return [(option, ":".join(territories), needed)]
 
-        main = ownership("directOwnershipTerritories", values["owns"])
-        side_held = []
-        if side:
-            side_held = ownership("directOwnershipTerritories", values["allied_owns"])
-            side_held = [("players", ":".join(side), None)] + side_held if side_held else []
-        else:
-            main += ownership("alliedOwnershipTerritories", values["allied_owns"])
-        owners = values["owner"]
-        # 1.9 tests atWarPlayers for the attached player only, never for `players`: with owner:
-        # each owner/enemy pair is a relationship test of its own.
-        if values["at_war_with"] and owners:
-            main += [("relationship", f"{o}:{p}:anyWar", None) for o in owners for p in values["at_war_with"]]
-        elif values["at_war_with"]:
-            main.append(("atWarPlayers", ":".join(values["at_war_with"]), str(len(values["at_war_with"]))))
-        if values["rounds"]:
-            main.append(("rounds", str(values["rounds"]), None))
-        peace_pairs: list[list[tuple[str, str, str | None]]]
-        if values["not_at_war_with"] and owners:
-            # "at war with none" is one inverted test per pair ("not all at war" would be wrong)
-            peace_pairs = [[("relationship", f"{o}:{p}:anyWar", None), ("invert", "true", None)]
-                           for o in owners for p in values["not_at_war_with"]]
-        elif values["not_at_war_with"]:
-            peace_pairs = [players + [("atWarPlayers", ":".join(values["not_at_war_with"]), "0")]]
-        else:
-            peace_pairs = []
-        not_held = [("directOwnershipTerritories", ":".join(values["not_owns"]), "1"),
-                    ("invert", "true", None)] if values["not_owns"] else []
-        return cls(players + main if main else [], peace_pairs, players + not_held if not_held else [],
-                   list(values["conditions"]), side_held)
-
-    def __bool__(self) -> bool:
-        return bool(self.main or self.peace or self.not_held or self.references or self.side_held)
-
-    def attachments(self, base: str, inline: bool = False) -> list[tuple[str, list]]:
-        """(name, options) of each condition to declare; inline: the main options go elsewhere
-        (a national objective is itself a RulesAttachment and carries them)."""
-        parts = [] if inline else [(base, self.main)]
-        parts += [(f"{base}_Peace" + (f"_{i + 1}" if len(self.peace) > 1 else ""), options)
-                  for i, options in enumerate(self.peace)]
-        parts.append((f"{base}_Not_Held", self.not_held))
-        parts.append((f"{base}_Side_Held", self.side_held))
-        return [(name, options) for name, options in parts if options]
-
-    def names(self, base: str, inline: bool = False) -> list[str]:
-        """What a `conditions` option lists: existing conditions first, then the declared ones."""
-        return self.references + [name for name, _ in self.attachments(base, inline)]
+def whole_number(text: str | None) -> int:
+    """text as a whole number the way templates read one (Jinja's int filter): a decimal is cut, anything
+    else (no value too) is 0."""
+    if text is None:
+        return 0
+    try:
+        return int(text)
+    except ValueError:
+        try:
+            return int(float(text))
+        except (ValueError, OverflowError):
+            return 0
 
 
 class GameHelpers:
@@ -174,6 +122,34 @@ class GameHelpers:
     def has_relationships(self) -> bool:
         return bool(self._game.initialize and self._game.initialize.relationships)
 
+    def checked_relationship_changes(self, changes: list[str]) -> list[str]:
+        """changes, each PLAYER1:PLAYER2:OLD:NEW between players of the game into a type it declares (OLD may
+        be any); an error for the first that is not."""
+        for change in changes:
+            parts = change.split(":")
+            if len(parts) != 4:
+                raise LookupError(f"a relationship change is PLAYER1:PLAYER2:OLD:NEW, not '{change}'")
+            for player in parts[:2]:
+                if not self.has_player(player):
+                    raise LookupError(f"relationship change {change}: the game has no player '{player}'")
+            if not self.is_relationship_type(parts[3]):
+                raise LookupError(f"relationship change {change}: the game has no relationship type '{parts[3]}'")
+        return list(changes)
+
+    def side(self, players: list[str], with_allies: bool = True) -> list[str]:
+        """players, then (with_allies) the allies of the first of them, each once in that order."""
+        side = list(dict.fromkeys(players))
+        if with_allies and players:
+            side += [ally for ally in self.allies(players[0]) if ally not in side]
+        return side
+
+    def opponents(self, side: list[str], attackers: list[str]) -> list[str]:
+        """The attackers and their allies who are not of side, each once, attacker by attacker."""
+        found: list[str] = []
+        for attacker in attackers:
+            found += [p for p in [attacker, *self.allies(attacker)] if p not in side and p not in found]
+        return found
+
     # --- territories -----------------------------------------------------------------------------------------------
 
     def capital(self, player: str) -> str:
@@ -197,6 +173,51 @@ class GameHelpers:
         return [o.territory for o in (self._game.initialize.owners or []) if o.owner == player] \
             if self._game.initialize else []
 
+    def territories_of_players(self, players: list[str]) -> list[str]:
+        """The territories each of the players owns at the start, player by player."""
+        return [territory for player in players for territory in self.territories_of(player)]
+
+    def held_places(self, capitals_of: list[str], territories: list[str]) -> list[str]:
+        """The capital of each of capitals_of, then the territories, each once in that order."""
+        return list(dict.fromkeys([self.capital(player) for player in capitals_of] + list(territories)))
+
+    def territory_effects(self, territory: str) -> list[str]:
+        """The territory effects the territory's territoryAttachment already lists (a rule adding one keeps them)."""
+        current = self.attachment("territoryAttachment", territory)
+        return [effect for o in (current.options if current else []) if o.name == "territoryEffect" and o.value
+                for effect in o.value.split(":")]
+
+    def paying_territories(self, territories: list[str], amount: int) -> list[tuple[str, int]]:
+        """(territory, what it pays) of each territory worth something: amount, or when amount is 0 its
+        production value (the territoryAttachment's last production option)."""
+        paying = []
+        for territory in territories:
+            value = amount
+            if not amount:
+                attachment = self.attachment("territoryAttachment", territory)
+                for option in attachment.options if attachment else []:
+                    if option.name == "production":
+                        value = whole_number(option.value)
+            if value:
+                paying.append((territory, value))
+        return paying
+
+    def forbidden_territories(self, player: str, territories: list[str]) -> list[str]:
+        """The territories the player's rulesAttachment already forbids it to move into, then the other ones
+        of territories. A player with a list of allowed territories instead cannot take forbidden ones."""
+        rules = self.attachment("rulesAttachment", player)
+        current: list[str] = []
+        kind: str | None = ""
+        for option in rules.options if rules else []:
+            if option.name == "movementRestrictionTerritories" and option.value:
+                current = option.value.split(":")
+            if option.name == "movementRestrictionType":
+                kind = option.value
+        if kind == "allowed":
+            raise LookupError(f"{player} already has a list of allowed territories; a list of forbidden ones "
+                              "cannot be added to it")
+        return current + [t for t in territories if t not in current]
+
     def is_water(self, territory: str) -> bool:
         return any(t.name == territory and t.water == "true" for t in self._game.territories)
 
@@ -218,6 +239,34 @@ class GameHelpers:
     def attachment(self, name: str, attach_to: str):
         """The attachment the engine uses (the later one where a game declares two)."""
         return effective_attachment(self._game, name, attach_to)
+
+    def values_to_restore(self, units: list[str], option: str) -> dict[str, str | None]:
+        """Each unit type's value of the option in its unitAttachment (the first where it is set twice),
+        which a rule changing it restores afterwards; an error for a unit type that does not set it."""
+        values = {}
+        for unit in units:
+            attachment = self.attachment("unitAttachment", unit)
+            found = [o for o in (attachment.options if attachment else []) if o.name == option]
+            if not found:
+                raise LookupError(f"{unit}'s unitAttachment sets no {option} to restore afterwards")
+            values[unit] = found[0].value
+        return values
+
+    def without_build_limit(self, units: list[str]) -> list[str]:
+        """The unit types whose unitAttachment sets no maxBuiltPerPlayer of 0 or more (the first one counts)."""
+        unlimited = []
+        for unit in units:
+            attachment = self.attachment("unitAttachment", unit)
+            limit = [o for o in (attachment.options if attachment else []) if o.name == "maxBuiltPerPlayer"]
+            if not limit or whole_number(limit[0].value) < 0:
+                unlimited.append(unit)
+        return unlimited
+
+    def convertible_units(self, territory: str, player: str, unit_types: list[str], every_type: bool) -> list[str]:
+        """The unit types whose units in the territory change owner with it: unit_types, or the player's units
+        there at the start; every_type: also every unit type a production rule sells for PUs."""
+        types = list(unit_types) or list(self.units_in(territory, player))
+        return types + ([u for u in self.units_costing("PUs") if u not in types] if every_type else [])
 
     def placement_territories(self, unit: str, zones: dict, allowed: list[str]) -> list[str]:
         """Where a unit type confined to the zones `allowed` may be placed: their territories, in
@@ -251,6 +300,12 @@ class GameHelpers:
         the engine's default."""
         found = self.attachment(attachment, player)
         return next((o.value for o in (found.options if found else []) if o.name == option), default)
+
+    def capitals_kept(self, player: str) -> str:
+        """How many capitals the player must hold to buy (retainCapitalProduceNumber): its playerAttachment's, else
+        the engine's default once the player has a playerAttachment, 1, which a player without any capital
+        never meets, so it keeps 0."""
+        return self.player_option(player, "retainCapitalProduceNumber", "1" if self.capitals(player) else "0")
 
     def units_costing(self, resource: str) -> list[str]:
         """The unit types that a production rule sells for (among others) the resource, in rule order."""
@@ -311,15 +366,60 @@ class GameHelpers:
     def players_with_phase(self, phase: str) -> list[str]:
         return [p.name for p in self._game.players if self.has_phase(p.name, phase)]
 
+    def with_phase(self, players: list[str], phase: str) -> list[str]:
+        """Those of the players that have a step of the phase, in their order."""
+        return [p for p in players if self.has_phase(p, phase)]
+
     def phase_steps(self, players: list[str], phase: str) -> list[str]:
         """The phase's step of each of the players that has one."""
         return [self.phase_step(p, phase) for p in players if self.has_phase(p, phase)]
+
+    def guest_stem(self, player: str, name: str, host: str, phase: str = "EndTurn") -> str:
+        """The start of the name of a step of the player's inside host's turn: the player's turn prefix, name,
+        and host's turn prefix with a capital ("italians" + "Choice" + "Germans"), both prefixes of the phase."""
+        word = self.turn_prefix(host, phase)
+        return self.turn_prefix(player, phase) + name + word[:1].upper() + word[1:]
+
+    def window_steps(self, player: str, name: str, anchors: list[str]) -> list[Window]:
+        """The purchase and place steps of the player's to insert after each anchor step, a step of another
+        player's turn (purchase_window)."""
+        windows = []
+        for anchor in anchors:
+            host = self.host_of(anchor)
+            if not host or host == player:
+                raise LookupError(f"{anchor} is not a step of another player's turn")
+            stem = self.guest_stem(player, name, host)
+            windows.append(Window(anchor, stem + "Purchase", stem + "Place"))
+        return windows
+
+    def own_purchase_and_place(self, player: str) -> tuple[m.Step, m.Step]:
+        """The player's purchase step of its own turn (found from its end-turn step: a step it has inside
+        another turn is no part of it) and the first place step after it."""
+        prefix = self.turn_prefix(player, "EndTurn")
+        purchase = place = None
+        for step in self.turn_steps():
+            if step.player != player:
+                continue
+            if step.name == prefix + "Purchase":
+                purchase = step
+            if purchase is not None and place is None and step.name.endswith("Place"):
+                place = step
+        if purchase is None or place is None:
+            raise LookupError(f"{player} has no {prefix}Purchase step followed by a place step to copy")
+        return purchase, place
 
     def turn_blocks(self) -> list[TurnBlock]:
         return split_sequence(self._game.steps or [])[1]
 
     def turn_of(self, player: str) -> TurnBlock:
         return turn_of(self.turn_blocks(), player)
+
+    def new_turn_anchor(self, template: str, before: str, after: str) -> str:
+        """The step a new player's turn goes next to: the first step of before's turn (it goes before it),
+        else the last of after's turn, by default the template player's (it goes after it)."""
+        if before:
+            return self.turn_of(before).steps[0].name
+        return self.turn_of(after or template).steps[-1].name
 
     def reordered_steps(self, order: list[str]) -> list[m.Step]:
         """The whole sequence with the players' turns in the given order; set-up steps stay first and

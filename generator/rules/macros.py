@@ -39,6 +39,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -49,10 +50,10 @@ from generator.core.datacache import load_yaml_text
 from generator.read import yamlmessages
 from generator.core.diagnostics import Position, closest, display_path
 from generator.render.templates import TEMPLATES_DIR, environment
-from generator.rules import effects
+from generator.rules import actions, conversions, counts, effects, ladders, newpower, zones
 from generator.rules.classes import attachment_type, java_class
 # re-exported: what the rest of the package imports from here
-from generator.rules.naming import identifier  # noqa: F401
+from generator.rules.naming import each_once, identifier  # noqa: F401
 from generator.rules.params import NO_DEFAULT, PARAM_TYPES, NameIndex, Param, check_value  # noqa: F401
 
 RULES_DIR = TEMPLATES_DIR / "rules"
@@ -129,7 +130,7 @@ def _unchanged(path: Path, stamp: int) -> bool:
 
 
 # The condition parameters every macro with `conditions: true` in its header takes; they become
-# condition attachments through generator.rules.helpers.Conditions.
+# condition attachments through generator.rules.conditions.Conditions.
 CONDITION_PARAMS = {
     "owns": ("territories", [], "territories the player (or owner:) must own itself"),
     "allied_owns": ("territories", [], "territories the player's side (its alliances) must own"),
@@ -216,11 +217,12 @@ def _declaration(path: Path, name: str, spec) -> Param:
                   str(spec.get("what", "")), str(spec.get("example", "")), bool(spec.get("nonempty")),
                   _names(path, name, spec, "one_of"), _names(path, name, spec, "needs"), spec.get("min"),
                   spec.get("max"), _names(path, name, spec, "choices"))
-    for declared in (param.fields or {}).values():
+    declared_fields = param.fields or {}
+    for declared in declared_fields.values():
         for other in (*declared.needs, *param.one_of):
-            if other not in param.fields:
+            if other not in declared_fields:
                 raise MacroError(path, f"param '{name}': '{other}' is not one of its fields", 2,
-                                 f"fields: {', '.join(param.fields)}")
+                                 f"fields: {', '.join(declared_fields)}")
     return param
 
 
@@ -250,7 +252,7 @@ def _header(path: Path, text: str) -> dict:
     return {**header, "params": header.get("params") or {}}
 
 
-def load_macros(extra_dirs: list[Path] = (), report=None) -> dict[str, Macro]:
+def load_macros(extra_dirs: Sequence[Path] = (), report=None) -> dict[str, Macro]:
     """Shipped macros, then a spec's own (which may replace shipped ones of the same name). A broken
     macro of a spec's own folder goes to report(MacroError) when given (it is left out), else raises."""
     macros = {}
@@ -281,6 +283,7 @@ def load_macros(extra_dirs: list[Path] = (), report=None) -> dict[str, Macro]:
 def macro_environment(folder: Path) -> jinja2.Environment:
     """The sandboxed template environment for macros in folder; a spec's own macros may
     import the shipped helpers (`{% import "_common.j2" as c %}`)."""
+    loader: jinja2.BaseLoader
     if folder == RULES_DIR:
         loader = jinja2.FileSystemLoader(str(RULES_DIR))
     else:
@@ -295,4 +298,12 @@ def macro_environment(folder: Path) -> jinja2.Environment:
 def template_functions() -> dict:
     """The functions every macro template may call besides `game.*` (README: Macro helper API)."""
     return {"effect_options": effects.effect_options, "presence_conditions": effects.presence_conditions,
-            "presence_names": effects.presence_names, "java_class": java_class, "attachment_type": attachment_type}
+            "presence_names": effects.presence_names, "java_class": java_class, "attachment_type": attachment_type,
+            "count_ladder": ladders.count_ladder, "condition_type": ladders.condition_type,
+            "counter_levels": ladders.counter_levels, "conversion_pairs": conversions.conversion_pairs,
+            "conversion_rungs": conversions.conversion_rungs, "allowed_zones": zones.allowed_zones,
+            "barred_units": zones.barred_units, "placement_places": zones.placement_places,
+            "needed_count": counts.needed_count, "checked_chance": counts.checked_chance,
+            "default_step_prefix": newpower.default_step_prefix, "capital_first": newpower.capital_first,
+            "partners": actions.partners, "slot_gate": actions.slot_gate, "round_amounts": ladders.round_amounts,
+            "checked_combine": counts.checked_combine, "each_once": each_once}

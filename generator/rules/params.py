@@ -71,7 +71,7 @@ class NameIndex:
     """The names a macro parameter may refer to, indexed once per build."""
 
     def __init__(self, game):
-        self.names = {kind: set() for kind in _NAMES_IN}
+        self.names: dict[str, set[str]] = {kind: set() for kind in _NAMES_IN}
         self.names["player"].add("Neutral")
         self.names["relationship type"].update(
             {"self_relation", "null_relation", "default_war_relation", "default_allied_relation"})
@@ -122,14 +122,14 @@ def check_value(param: Param, value, index: NameIndex, report, pos: Position):
             report("TG062", f"{what} takes territories with their units", pos,
                    f"write {param.name}: {{Spain: {{infantry: 7, armour: 1}}}}")
             return None
-        checked = {}
+        by_territory = {}
         for territory, units in value.items():
             name = _check_scalar(param, "territory", territory, index, report, pos)
             counts = _unit_counts(f"{what} in {territory}", units, index, report, pos)
             if name is None or counts is None:
                 return None
-            checked[name] = counts
-        return checked
+            by_territory[name] = counts
+        return by_territory
     return _check_scalar(param, kind, value, index, report, pos)
 
 
@@ -137,7 +137,7 @@ def _check_mapping(param: Param, value, index: NameIndex, report, pos: Position)
     """A mapping checked against what its declaration says of its keys and values, or of its fields."""
     what = f"parameter '{param.name}'"
     if param.fields is not None:
-        return _check_record(param, value, index, report, pos)
+        return _check_record(param, param.fields, value, index, report, pos)
     if not isinstance(value, dict) or (param.nonempty and not value):
         report("TG062", f"{what} takes a mapping" + (" with at least one entry" if param.nonempty else ""), pos,
                f"e.g. {param.name}: {param.example}" if param.example else f"write {param.name}: {{key: value}}")
@@ -156,19 +156,20 @@ def _check_mapping(param: Param, value, index: NameIndex, report, pos: Position)
     return checked
 
 
-def _check_record(param: Param, value, index: NameIndex, report, pos: Position) -> dict | None:
+def _check_record(param: Param, fields: dict[str, Param], value, index: NameIndex, report,
+                  pos: Position) -> dict | None:
     """A mapping with declared keys (fields), each checked by its own declaration; a field given
     no value (`key:` alone) stays None, as if it were left out."""
     what = f"parameter '{param.name}'"
     record = param.what or "entry"
     if not isinstance(value, dict):
         report("TG062", f"{what}: each {record} is a mapping" + (f" such as {param.example}" if param.example else ""),
-               pos, f"its keys: {', '.join(param.fields)}")
+               pos, f"its keys: {', '.join(fields)}")
         return None
     for key in value:
-        if key not in param.fields:
-            report("TG062", f"{what}: {record}: unknown key '{key}' (keys: {', '.join(param.fields)})", pos,
-                   closest(str(key), param.fields) or f"use the keys {param.name} declares")
+        if key not in fields:
+            report("TG062", f"{what}: {record}: unknown key '{key}' (keys: {', '.join(fields)})", pos,
+                   closest(str(key), fields) or f"use the keys {param.name} declares")
             return None
     if param.one_of and not any(value.get(key) for key in param.one_of):
         report("TG062", f"{what}: {record} without {' or '.join(param.one_of)}", pos,
@@ -176,7 +177,7 @@ def _check_record(param: Param, value, index: NameIndex, report, pos: Position) 
         return None
     checked = {}
     for key, item in value.items():
-        field = param.fields[key]
+        field = fields[key]
         missing = [other for other in field.needs if not value.get(other)]
         if item and missing:
             report("TG062", f"{what}: {record}: {key} need {' and '.join(missing)}", pos, f"give {missing[0]} too")

@@ -127,12 +127,12 @@ def combine_turns(steps: list[m.Step], groups: dict[str, list[str]]) -> list[m.S
         merged[leader] = before + moves + after
     combined, placed = [], set()
     for step in sequence:
-        leader = leader_of.get(step.name)
-        if leader is None:
+        led_by = leader_of.get(step.name)
+        if led_by is None:
             combined.append(step)
-        elif leader not in placed:
-            placed.add(leader)
-            combined += merged[leader]
+        elif led_by not in placed:
+            placed.add(led_by)
+            combined += merged[led_by]
     return combined
 
 
@@ -141,7 +141,9 @@ def _led_by(step: m.Step, leader: str, members: list[str]) -> m.Step:
     every one of them, after those it already listed); other steps as they are."""
     if not step.name.endswith("CombatMove"):
         return step
-    listed = ([p.value.split(":") for p in step.properties if p.name == "combinedTurns"] or [[]])[-1] or [leader]
+    # a combinedTurns property without a value lists nobody yet
+    listed = ([p.value.split(":") for p in step.properties if p.name == "combinedTurns" and p.value] or [[]])[-1] \
+        or [leader]
     listed += [member for member in members if member not in listed]
     kept = [m.StepProperty(p.name, p.value) for p in step.properties if p.name != "combinedTurns"]
     return replace(step, properties=kept + [m.StepProperty("combinedTurns", ":".join(listed))])

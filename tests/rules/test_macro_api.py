@@ -11,7 +11,8 @@ import pytest
 from conftest import REPO
 
 from generator.render.sandbox import TEXT_CHECK
-from generator.rules.helpers import Conditions, GameHelpers
+from generator.rules.conditions import Conditions
+from generator.rules.helpers import GameHelpers
 from generator.rules.macros import (
     _DECLARATION_KEYS,
     PARAM_TYPES,

@@ -170,3 +170,11 @@ def test_the_steps_of_the_turns_and_the_host_of_a_step():
     assert [s.player for s in helpers.turn_steps()][:3] == ["Germans"] * 3
     assert helpers.host_of("russianPurchase") == "Russians"
     assert helpers.host_of("endRound") == "" and helpers.host_of("noSuchStep") == ""
+
+
+def test_a_combined_turns_property_without_a_value_lists_the_leader_and_members():
+    steps = [*turn("germans", "Germans", *FULL), *turn("italians", "Italians", *FULL)]
+    steps[1] = m.Step("germansCombatMove", "move", "Germans", properties=[m.StepProperty("combinedTurns", None)])
+    combined = {s.name: s for s in combine_turns(steps, {"Germans": ["Italians"]})}
+    assert [(p.name, p.value) for p in combined["germansCombatMove"].properties] == [
+        ("combinedTurns", "Germans:Italians")]

@@ -527,7 +527,7 @@ def test_turns_split_with_out_of_turn_steps_and_trailing_partners():
 def test_war_conditions_with_an_owner_test_each_pair():
     """1.9 tests atWarPlayers only for the player a condition is attached to, so `owner:` war tests
     become relationship tests, one inverted condition per pair for 'at war with none of'."""
-    from generator.rules.helpers import Conditions
+    from generator.rules.conditions import Conditions
 
     values = {"owner": ["Italians"], "count": "all", "owns": [], "allied_owns": [], "not_owns": [],
               "at_war_with": ["Russians"], "not_at_war_with": ["British", "French"], "rounds": "",
@@ -547,7 +547,7 @@ def test_allied_ownership_counts_the_players_of_the_side_whatever_their_relation
     """allied_owns with a side becomes a direct-ownership test by the side's players in a condition
     of its own: 1.9's alliedOwnershipTerritories asks the relationship, and G40's Concordant (China
     and UK Pacific, neutral archetype) made the Burma road objective fail while Burma was British."""
-    from generator.rules.helpers import Conditions
+    from generator.rules.conditions import Conditions
 
     values = {"owner": [], "count": "all", "owns": ["Szechwan"], "allied_owns": ["Burma", "Yunnan"],
               "not_owns": [], "at_war_with": [], "not_at_war_with": [], "rounds": "", "conditions": []}
