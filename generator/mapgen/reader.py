@@ -11,7 +11,6 @@ import shapely
 
 from generator.model import game as m
 from generator.core.diagnostics import Position
-from generator.read.yamlio import LocatedDict
 from generator.mapgen import colors, values as v
 from generator.mapgen.features import read_features
 from generator.mapgen.freeshapes import read_polygons, read_sites
@@ -197,10 +196,10 @@ def read_style(r, data, pos: Position) -> Style | None:
         fields["unit_scale"] = v.number(r, section["unitScale"], "style unitScale", at("unitScale"), 0.25, 2.0)
     if "mapScale" in section and section["mapScale"] != "auto":
         fields["map_scale"] = v.number(r, section["mapScale"], "style mapScale", at("mapScale"), 0.25, 4.0)
-    players: LocatedDict = r.mapping(section.get("players"), "style players", at("players")) or LocatedDict()
+    players = r.mapping(section.get("players"), "style players", at("players"))  # None: reported, no Style made
     fields["player_colors"] = tuple(
         (str(player), v.color(r, colour, f"colour of {player}", players.position_of(player)))
-        for player, colour in players.items())
+        for player, colour in (players or {}).items())
     if v.error_count(r) > errors_before:
         return None
     if "boxes" in section:
