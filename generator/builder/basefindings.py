@@ -30,7 +30,8 @@ def split_base_findings(compiled: CompiledGame, diagnostics: list[Diagnostic],
     if base is None:
         return diagnostics, []
     known = _base_warnings(str(base), *_stamp(base), engine)
-    own, inherited = [], []
+    own: list[Diagnostic] = []
+    inherited: list[Diagnostic] = []
     for diagnostic in diagnostics:
         (inherited if _key(diagnostic) in known else own).append(diagnostic)
     return own, inherited
@@ -38,6 +39,8 @@ def split_base_findings(compiled: CompiledGame, diagnostics: list[Diagnostic],
 
 def base_note(compiled: CompiledGame, inherited: list[Diagnostic]) -> str:
     """The one line that stands for the base game's own warnings."""
+    if compiled.spec.base_path is None:
+        raise ValueError("a spec without a base game has no base warnings to note")
     base = display_path(compiled.spec.base_path)
     return (f"note: {len(inherited)} warning(s) come from the base game {base} itself and are not counted "
             f"against the mod; 'triplea-gen validate {base}' lists them")

@@ -137,22 +137,22 @@ def _diff_production(d: _Diff, old: m.Production, new: m.Production) -> None:
             d.add("production", "removed", f"production rule {rule.name} removed")
     for label, before_list, after_list in (("frontier", old.frontiers, new.frontiers),
                                            ("repair frontier", old.repair_frontiers, new.repair_frontiers)):
-        before = {f.name: f.rules for f in before_list}
+        rules_before = {f.name: f.rules for f in before_list}
         for frontier in after_list:
-            if frontier.name not in before:
+            if frontier.name not in rules_before:
                 d.add("production", "added", f"new {label} {frontier.name}: {_show(frontier.rules)}")
                 continue
-            added = [r for r in frontier.rules if r not in before[frontier.name]]
-            removed = [r for r in before[frontier.name] if r not in frontier.rules]
+            added = [r for r in frontier.rules if r not in rules_before[frontier.name]]
+            removed = [r for r in rules_before[frontier.name] if r not in frontier.rules]
             if added:
                 d.add("production", "added", f"{label} {frontier.name} now offers {_show(added)}")
             if removed:
                 d.add("production", "removed", f"{label} {frontier.name} no longer offers {_show(removed)}")
         after_names = {f.name for f in after_list}
-        for name in before:
+        for name in rules_before:
             if name not in after_names:
                 d.add("production", "removed", f"{label} {name} removed")
-    # its own name: `before` above maps frontiers to rules, and one name for both hid the types
+    # its own name: `rules_before` above maps frontiers to rules, and one name for both hid the types
     frontier_of = {p.player: p.frontier for p in old.player_production}
     for entry in new.player_production:
         if frontier_of.get(entry.player) != entry.frontier:

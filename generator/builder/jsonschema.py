@@ -73,7 +73,7 @@ def _texts_schema() -> dict:
 
 
 # JSON shapes of macro parameter types that are not single names or values.
-_PARAM_SHAPES = {"int": {"type": ["integer", "string"]}, "ints": {"type": ["integer", "string"]},
+_PARAM_SHAPES: dict[str, dict] = {"int": {"type": ["integer", "string"]}, "ints": {"type": ["integer", "string"]},
                  "bool": {"type": ["boolean", "string"]}, "mapping": {"type": "object"},
                  "unit_counts": {"type": "object"}, "territory_units": {"type": "object"}}
 

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from generator.core.diagnostics import EXIT_ERRORS, Diagnostic, DiagnosticError, Position, display_path
+from generator.mapgen.shapes import geometry_of
 from generator.mapgen.values import MAP_OUTPUT
 from generator.core.writer import safe_name, write_outputs
 
@@ -34,10 +35,11 @@ def output_files(compiled: CompiledGame) -> dict[str, bytes]:
     game = compiled.game
     map_name = safe_name(game.property_value("mapName") or game.info.name or "", "map").lower()
     game_name = safe_name(Path(compiled.spec_path).stem)
-    if game.geometry is not None:
+    geometry = geometry_of(game)
+    if geometry is not None:
         from generator.write.mapfolder import map_folder_files  # drawing needs Pillow and shapely; only maps pay for them
 
-        return map_folder_files(game, map_name, f"{game_name}.xml", compiled.xml_bytes)
+        return map_folder_files(game, geometry, map_name, f"{game_name}.xml", compiled.xml_bytes)
     return {f"{map_name}/map/games/{game_name}.xml": compiled.xml_bytes}
 
 
@@ -50,8 +52,9 @@ def notes_and_listing(compiled: CompiledGame, files: dict[str, bytes], outdir: s
 
     xml_path = next(path for path in files if path.endswith(".xml") and "/games/" in path)
     extra = {}
-    if compiled.spec.rules:
-        extra[xml_path[:-len(".xml")] + ".notes.html"] = compiled.game.property_value("notes").encode("utf-8")
+    notes = compiled.game.property_value("notes")
+    if compiled.spec.rules and notes is not None:  # (rules always write the notes: pipeline.add_rules_to_notes)
+        extra[xml_path[:-len(".xml")] + ".notes.html"] = notes.encode("utf-8")
     additions, warnings = map_folder_additions(compiled, files, outdir)
     print_warnings(warnings)
     extra.update(additions)

@@ -7,6 +7,7 @@ import re
 import stat
 import zipfile
 import zlib
+from collections.abc import Sequence
 from pathlib import Path, PurePosixPath
 
 from generator.core.diagnostics import Diagnostic, DiagnosticError, Position, display_path
@@ -162,7 +163,7 @@ def instructions(game_name: str, map_folder: str, xml_name: str, base: str | Non
 
 
 def forum_post(name: str, version: str | None, summary: str, rules, changes: list[str], *,
-               install: list[str] = (), units=()) -> tuple[str, str]:
+               install: Sequence[str] = (), units=()) -> tuple[str, str]:
     """The same post as Markdown and as BBCode (the TripleA forum takes either). install: the steps
     of install_steps; units: unittable.UnitRow for the new and changed unit types."""
     from generator.builder.diff import markdown_text

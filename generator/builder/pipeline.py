@@ -27,7 +27,7 @@ from generator.read.safexml import parse_xml_bytes, read_input
 from generator.write.notes import rules_notes_html
 from generator.rules.expand import RuleRecord, expand_rules
 from generator.speclang.fullgame import ENGINES, SpecReader, read_game
-from generator.read.yamlio import load_yaml_file, load_yaml_text
+from generator.read.yamlio import LocatedDict, load_yaml_file, load_yaml_text
 
 
 @dataclass
@@ -113,21 +113,21 @@ def load_spec(spec_path: str | os.PathLike, _mods_within: tuple[Path, ...] = (),
         chain = _mods_within + (path.resolve(),)
         game, base_path = read_mod(data, source, spec_dir, collector,
                                    lambda base: _load_base(base, chain, _base_position(data, source)))
-        header = data["mod"] if isinstance(data["mod"], dict) else {}
-        engine_value, engine_pos = header.get("engine"), reader.pos(header)
-        macros = header.get("macros")
+        header = data["mod"] if isinstance(data["mod"], LocatedDict) else None
+        engine_value, engine_pos = header.get("engine") if header else None, reader.pos(header)
+        macros = header.get("macros") if header else None
         macro_dirs = [spec_dir / str(macros)] if macros else []
     else:
         game = read_game(data, source, collector)
         engine_value = data.get("engine") if isinstance(data, dict) else None
-        engine_pos = data.position_of("engine") if isinstance(data, dict) and "engine" in data else Position(source)
+        engine_pos = data.position_of("engine") if isinstance(data, LocatedDict) and "engine" in data else Position(source)
         macro_dirs = []
     engine = reader.text(engine_value, "engine", engine_pos) or "current"
     if engine not in ENGINES:
         reader.error("TG033", f"engine must be one of {', '.join(ENGINES)}, not '{engine}'", engine_pos,
                      "1.9: Debian's TripleA 1.9 engine; current: today's TripleA")
     records = []
-    if isinstance(data, dict) and "rules" in data and not collector.has_errors:
+    if isinstance(data, LocatedDict) and "rules" in data and not collector.has_errors:
         rules = edit_rules(data["rules"]) if edit_rules else data["rules"]
         records = expand_rules(rules, game, source, spec_dir, collector, macro_dirs, pos=data.position_of("rules"))
     assets = read_assets(data, source, collector)

@@ -27,7 +27,7 @@ def unit_rows(game: m.Game, base: m.Game | None) -> list[UnitRow]:
     for unit in game.units or []:
         options, cost = _options(game, unit.name), _cost(game, unit.name)
         stats = {name: options.get(name, "") for name in MAIN_STATS}
-        if unit.name not in base_units:
+        if base is None or unit.name not in base_units:
             extra = [f"{name}: {value}" for name, value in options.items() if name not in MAIN_STATS]
             rows.append(UnitRow(unit.name, "new", cost, stats, extra))
             continue

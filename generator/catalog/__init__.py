@@ -113,7 +113,7 @@ class PropertySpec:
 class Catalog:
     classes: dict[str, AttachmentClass]
     legacy_option_names: dict[str, str]  # lower-cased old name -> new name
-    dropped_options: dict[str, object]  # lower-cased name -> "any" | tuple of values
+    dropped_options: dict[str, str | tuple[str, ...]]  # lower-cased name -> "any" | tuple of values
     property_targets: dict[str, dict]  # group -> {"default": (Class, name), "classes": {Class: prefixes}}
     delegates: dict[str, dict]  # simple name -> facts
     legacy_delegates: dict[str, dict]  # full name -> facts
@@ -220,7 +220,7 @@ def load_catalog(folder: Path = _HERE) -> Catalog:
             any_name=bool(naming.get("any_name")), options=options,
             read_only=frozenset(raw.get("read_only", ())))
 
-    dropped = {}
+    dropped: dict[str, str | tuple[str, ...]] = {}
     for name, values in attachments["dropped_options"].items():
         dropped[name.lower()] = "any" if values == "any" else tuple(str(v) for v in values)
 

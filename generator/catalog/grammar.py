@@ -255,17 +255,17 @@ def _compile_field(text: str) -> _Field:
     expected = " or ".join([_describe(a) for _, _, a in kinds] + [f"'{lit}'" for lit in literals.values()])
 
     if not kinds:
-        def check(token, resolver):
+        def check_literal(token, resolver):
             if token.lower() in literals:
                 return None
             return Problem(VALUE_CODE, f"'{token}' is not {expected}",
                            closest(token, literals.values()) or f"write {expected}")
-        return _Field(check, quantifier)
+        return _Field(check_literal, quantifier)
 
     if len(kinds) == 1 and not literals:
         return _Field(kinds[0][0], quantifier)
 
-    def check(token, resolver):
+    def check_alternatives(token, resolver):
         if token.lower() in literals:
             return None
         misses = []
@@ -281,12 +281,14 @@ def _compile_field(text: str) -> _Field:
             hint = first.hint + (f" (or one of: {extra})" if extra else "")
             return Problem(first.code, first.message, hint, first.severity)
         return Problem(VALUE_CODE, f"'{token}' is not {expected}", f"write {expected}")
-    return _Field(check, quantifier)
+    return _Field(check_alternatives, quantifier)
 
 
 def _split_fields(pattern: str) -> list[str]:
     """Split on ':' outside parentheses."""
-    fields, depth, current = [], 0, []
+    fields: list[str] = []
+    current: list[str] = []
+    depth = 0
     for char in pattern:
         if char == "(":
             depth += 1
@@ -301,12 +303,17 @@ def _split_fields(pattern: str) -> list[str]:
     return fields
 
 
+def _checked_by_its_fields(token: str, resolver: Resolver) -> Problem | None:
+    """The check of a group field: never called, a group's tokens go to the fields inside it."""
+    raise AssertionError("a group field's tokens are checked by its own fields")
+
+
 def _compile_fields(pattern: str) -> list[_Field]:
     fields = []
     for text in _split_fields(pattern):
         if text.startswith("("):
             inner = text[1:text.rindex(")")]
-            fields.append(_Field(None, "group", tuple(_compile_fields(inner))))
+            fields.append(_Field(_checked_by_its_fields, "group", tuple(_compile_fields(inner))))
         else:
             fields.append(_compile_field(text))
     return fields

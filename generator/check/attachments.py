@@ -177,7 +177,7 @@ class AttachmentChecks(CheckerState):
         current = engine == EngineName.CURRENT
         foreach = attachment.foreach
         empty_foreach = [k for k, v in foreach.items() if not v]
-        targets = {}  # group -> (class, name) chosen by <group>AttachmentName
+        targets: dict[str, tuple[str, str]] = {}  # group -> (class, name) chosen by <group>AttachmentName
         given: dict[str, etree._Element] = {}  # options that do not add up, by name
         for option in attachment.element:
             if option.tag != "option":

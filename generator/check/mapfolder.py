@@ -247,7 +247,13 @@ def game_needs(root) -> GameNeeds:
         add_frontier(player, frontier)
 
     # unit attachments, read once; applied after every owner is known
-    creates, changes, captured_by, given_to, infrastructure, captured_into = {}, {}, {}, {}, set(), []
+    # unit (or player) -> [(unit or player it names, the option element)]
+    creates: dict[str, list[tuple[str, etree._Element]]] = {}
+    changes: dict[str, list[tuple[str, etree._Element]]] = {}
+    captured_by: dict[str, list[tuple[str, etree._Element]]] = {}
+    given_to: dict[str, list[tuple[str, etree._Element]]] = {}
+    infrastructure: set[str] = set()
+    captured_into: list = []
     triggers = []
     for attachment in _attachments(root):
         cls, target = _class_name(attachment), attachment.get("attachTo", "")
@@ -335,7 +341,9 @@ def resource_needs(root) -> tuple[dict[str, etree._Element], dict[str, etree._El
     """The resources whose small icon the current client draws (every one but VPs, and VPs when a
     production rule costs it), and those a production rule yields (their large icon), each with
     the element to report at."""
-    declared, shown, bought = {}, {}, {}
+    declared: dict[str, etree._Element] = {}
+    shown: dict[str, etree._Element] = {}
+    bought: dict[str, etree._Element] = {}
     for resource in root.iterfind("resourceList/resource"):
         declared.setdefault(resource.get("name", ""), resource)
     costed = {cost.get("resource", "") for cost in root.iterfind("production/productionRule/cost")}
@@ -351,7 +359,7 @@ def resource_needs(root) -> tuple[dict[str, etree._Element], dict[str, etree._El
 
 def _add_derived_units(root, needs, creates, changes, captured_by, given_to, infrastructure, captured_into, add):
     units = needs.units
-    alliance_of = {}
+    alliance_of: dict[str, set[str]] = {}
     for alliance in root.iterfind("playerList/alliance"):
         alliance_of.setdefault(alliance.get("player", ""), set()).add(alliance.get("alliance", ""))
     move_delegates = {d.get("name") for d in root.iterfind("gamePlay/delegate")
@@ -444,15 +452,18 @@ class MapFolderChecker:
         if self.game_file is None or client_entry("map_yml_game").rule(self.engine).severity == "none":
             return
         pending = self.folder.pending_listing  # what a build writes is checked, not what it replaces
-        listing = None if pending is not None else next(
-            ((base, relpath) for base, relpath in self.folder.listings if map_file_exists(base, relpath)), None)
-        if listing is None and pending is None:
-            self.report("map_yml_file", "TG402", "the map folder has no map.yml", self.root,
-                        f"add map.yml beside the map folder with 'games: [{{game_name: ..., file_name: "
-                        f"{self.game_file}}}]'")
-            return
-        shown = "the map.yml being written" if pending is not None else display_path(listing[0] / listing[1])
-        data = pending if pending is not None else read_file_below(*listing)
+        data: bytes | None  # None: the listing vanished after it was found (read as an empty one)
+        if pending is not None:
+            shown, data = "the map.yml being written", pending
+        else:
+            listing = next(((base, relpath) for base, relpath in self.folder.listings
+                            if map_file_exists(base, relpath)), None)
+            if listing is None:
+                self.report("map_yml_file", "TG402", "the map folder has no map.yml", self.root,
+                            f"add map.yml beside the map folder with 'games: [{{game_name: ..., file_name: "
+                            f"{self.game_file}}}]'")
+                return
+            shown, data = display_path(listing[0] / listing[1]), read_file_below(*listing)
         try:
             files = {file for _, file in listing_games(data, shown)[1]}
         except DiagnosticError as err:

@@ -12,7 +12,7 @@ import re
 
 from generator.core.diagnostics import closest
 from generator.check.schema import schema_document
-from generator.check.checkerstate import CheckerState
+from generator.check.checkerstate import CheckerState, Element
 from generator.core.enginename import EngineName
 
 # Attributes 1.9's game.dtd declares as ID: one namespace for all of them, values must be XML names.
@@ -108,7 +108,7 @@ class StructureChecks(CheckerState):
                          closest(unknown[0], known) or "declared here: " + (", ".join(sorted(known)) or "none"))
 
     def check_repeated_sections(self, root):
-        seen = {}
+        seen: dict[str, Element] = {}
         for child in root:
             if not isinstance(child.tag, str) or child.tag not in _SINGLE_SECTIONS:
                 continue
@@ -150,7 +150,7 @@ class StructureChecks(CheckerState):
 
     def check_dtd_complaints(self, root):
         """What 1.9 prints when it checks the game against its DTD (and then loads it)."""
-        ids = {}
+        ids: dict[str, Element] = {}
         for tag, attribute in _DTD_IDS.items():
             for element in root.iter(tag):
                 value = element.get(attribute)

@@ -51,7 +51,7 @@ class VictoryChecks(CheckerState):
 
 def _switched_on(property_list) -> set[str]:
     """The names of the properties whose value is true, as the engines read a yes/no switch."""
-    on = set()
+    on: set[str] = set()
     if property_list is None:
         return on
     for element in property_list.iterfind("property"):

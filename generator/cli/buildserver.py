@@ -307,7 +307,9 @@ class BuildServer:
         try:
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
             for key in list(self.selector.get_map().values()):
-                key.fileobj.close()  # the listener, clients, other workers: only the server deals with them
+                # the listener, clients, other workers (sockets, all of them): only the server deals with them
+                if isinstance(key.fileobj, socket.socket):
+                    key.fileobj.close()
             for worker in self.workers.values():
                 if worker.job is not None:
                     worker.job[0].close()

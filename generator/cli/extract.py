@@ -37,7 +37,7 @@ def check_base_chain(base_path: Path, output: Path) -> None:
     """Refuse a base whose chain of mod specs leads back to the output (or to itself), at the base: line."""
     from generator.speclang.basegame import find_base
     from generator.speclang.overlay import is_mod
-    from generator.read.yamlio import load_yaml_file
+    from generator.read.yamlio import LocatedDict, load_yaml_file
 
     seen = [output.resolve()]
     path = base_path.resolve()
@@ -53,7 +53,7 @@ def check_base_chain(base_path: Path, output: Path) -> None:
         if path.suffix not in (".yaml", ".yml"):
             return
         data = load_yaml_file(path)
-        if not is_mod(data) or not isinstance(data["mod"], dict):
+        if not is_mod(data) or not isinstance(data["mod"], LocatedDict):
             return
         header = data["mod"]
         base = header.get("base")

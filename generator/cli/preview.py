@@ -25,6 +25,7 @@ def _run_preview(args) -> int:
     from generator.builder.pipeline import load_game
     from generator.core.writer import write_file_atomically
     from generator.mapgen import art
+    from generator.mapgen.shapes import geometry_of
     from generator.write.mapfolder import layouts, production_values
 
     if args.width is not None and not 16 <= args.width <= 16384:
@@ -33,11 +34,11 @@ def _run_preview(args) -> int:
     game, warnings = load_game(args.spec)
     for warning in warnings:
         print(warning.format(), file=sys.stderr)
-    if game.geometry is None:
+    geometry = geometry_of(game)
+    if geometry is None:
         raise DiagnosticError([Diagnostic("TG501", "the spec's map: section has no geometry to draw",
                                           Position(display_path(args.spec)),
                                           "add map: hexes:, squares:, sites: or polygons: (see README)")])
-    geometry = game.geometry
     production = production_values(game)
     places = layouts(geometry, production)
     picture = art.render_map(geometry, places, production)

@@ -24,7 +24,7 @@ def run_report(args) -> int:
     counts = status_counts(loaded.rules)
     backing = _scenario_backing(args)
     if args.format == "json":
-        document = {"spec": loaded.source, "game": loaded.game.info.name, "counts": counts,
+        document: dict[str, object] = {"spec": loaded.source, "game": loaded.game.info.name, "counts": counts,
                     "rules": [r.as_json() for r in loaded.rules]}
         if backing is not None:
             document["scenarios"] = backing

@@ -251,6 +251,8 @@ _ALL = (
     Code("TG318", ERROR, INPUT, "`engine gui`: the screenshot does not look like a map (an error dialog, an empty "
                                 "window)"),
     Code("TG319", ERROR, INPUT, "`engine gui`: the map folder given is not a folder"),
+    Code("TG320", ERROR, INPUT, "map pictures: the installed Pillow has no FreeType, so it lacks the scalable font "
+         "every picture is drawn with"),
     Code("TG400", ERROR, VALIDATION, "a file the client needs is missing from the map folder: polygons.txt, "
                                      "centers.txt, place.txt (both engines), map.properties (1.9; a warning for "
                                      "current)", mixed=True),

@@ -26,6 +26,7 @@ import os
 import re
 import secrets
 import stat
+import sys
 from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
 from collections.abc import Mapping
@@ -34,10 +35,10 @@ from typing import Any, BinaryIO, Callable
 from generator.core.diagnostics import Diagnostic, DiagnosticError, Position, display_path
 from generator.core import journal
 
-try:
-    import fcntl
-except ImportError:  # not on Windows; the lock only serialises concurrent builds
+if sys.platform == "win32":  # no fcntl there; the lock only serialises concurrent builds
     fcntl = None
+else:
+    import fcntl
 
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9_.\- ]+")
 STAGING_PREFIX = ".triplea-gen-staging-"
@@ -296,7 +297,7 @@ def _apply(folders: _Folders, staging: str, staging_fd: int, relpaths, files, mi
                  "old": None, "backup": None}
         parent = folders.fds.get(parts[:-1])
         old = _lstat(parts[-1], parent) if parent is not None else None
-        if old is not None:
+        if old is not None and parent is not None:  # (an old file is only found in a folder that exists)
             backup = f"o{index}"
             _keep_old(parts[-1], parent, backup, staging_fd)
             entry["old"] = journal.identity(old)

@@ -40,7 +40,7 @@ class PictureVerdict:
         return f"looks like a map ({facts})" if self.plausible_map else f"not a map: {self.reason} ({facts})"
 
 
-def _near(colour: tuple[int, int, int], others: tuple[tuple[int, int, int], ...]) -> bool:
+def _near(colour: tuple[int, ...], others: tuple[tuple[int, int, int], ...]) -> bool:
     """Whether a quantised colour is one of others (quantised alike), give or take a step."""
     return any(all(abs(c - o // _QUANTUM * _QUANTUM) <= _QUANTUM for c, o in zip(colour, other)) for other in others)
 
@@ -56,7 +56,9 @@ def judge_picture(picture: Image.Image, map_colours: tuple[tuple[int, int, int],
     coarse = sample.point(lambda value: value // _QUANTUM * _QUANTUM)
     counts = coarse.getcolors(coarse.width * coarse.height) or []
     colours = len(counts)
-    top_count, top_colour = max(counts, default=(0, (0, 0, 0)))
+    top_count, top = max(counts, default=(0, (0, 0, 0)))
+    # getcolors gives an RGB picture's colours as (r, g, b) (its typing allows a one-band number too)
+    top_colour = top if isinstance(top, tuple) else (int(top),) * 3
     dominant = top_count / max(1, coarse.width * coarse.height)
     coverage = map_coverage(sample)
     if min(width, height) < MIN_SIDE:

@@ -26,8 +26,8 @@ TILE = 256
 SMALL_MAP_WIDTH = 250
 PREVIEW_WIDTH = 1024
 UNIT_IMAGE = 48
-PNG_OPTIONS = {"format": "PNG", "compress_level": 6}
-JPEG_OPTIONS = {"format": "JPEG", "quality": 88, "optimize": False, "progressive": False, "subsampling": 0}
+PNG_OPTIONS: dict[str, object] = {"compress_level": 6}
+JPEG_OPTIONS: dict[str, object] = {"quality": 88, "optimize": False, "progressive": False, "subsampling": 0}
 
 
 def rgb(hex_color: str) -> tuple[int, int, int]:
@@ -35,18 +35,19 @@ def rgb(hex_color: str) -> tuple[int, int, int]:
 
 
 def _mix(color: tuple[int, int, int], other: tuple[int, int, int], amount: float) -> tuple[int, int, int]:
-    return tuple(int(round(a + (b - a) * amount)) for a, b in zip(color, other))
+    (r, g, b), (r2, g2, b2) = color, other
+    return (int(round(r + (r2 - r) * amount)), int(round(g + (g2 - g) * amount)), int(round(b + (b2 - b) * amount)))
 
 
 def png_bytes(image: Image.Image) -> bytes:
     buffer = io.BytesIO()
-    image.save(buffer, **PNG_OPTIONS)  # safe-write: into memory
+    image.save(buffer, "PNG", **PNG_OPTIONS)  # safe-write: into memory
     return buffer.getvalue()
 
 
 def jpeg_bytes(image: Image.Image) -> bytes:
     buffer = io.BytesIO()
-    image.convert("RGB").save(buffer, **JPEG_OPTIONS)  # safe-write: into memory
+    image.convert("RGB").save(buffer, "JPEG", **JPEG_OPTIONS)  # safe-write: into memory
     return buffer.getvalue()
 
 

@@ -3,6 +3,7 @@ together by land or sea, else the player's pieces cannot reach each other at all
 from __future__ import annotations
 
 from generator.core.diagnostics import Diagnostic, Position
+from generator.mapgen.shapes import geometry_of
 from generator.mapgen.values import SPLIT_LAND
 from generator.model import game as m
 
@@ -10,7 +11,7 @@ from generator.model import game as m
 def split_land_warnings(game: m.Game) -> list[Diagnostic]:
     """TG464 for each player whose starting land falls into pieces that no land or sea path
     through the player's own land and the seas joins. Declared off-map boxes are left out."""
-    geometry = game.geometry
+    geometry = geometry_of(game)
     if geometry is None or game.initialize is None or not game.initialize.owners:
         return []
     water = {region.name for region in geometry.regions if region.water}

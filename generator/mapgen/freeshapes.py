@@ -194,7 +194,8 @@ def read_polygons(r, data, pos: Position):
     for key, body in section.items():
         kpos = section.position_of(key)
         name = v.territory_name(r, key, "a polygon's territory name", kpos)
-        terrain, points = LAND, body
+        terrain: str | None = LAND  # None: a bad terrain, reported
+        points = body
         if isinstance(body, dict):
             r.check_keys(body, ("terrain", "points"), f"polygon {key}")
             terrain = v.keyword(r, body.get("terrain", LAND), f"terrain of {key}", kpos, TERRAINS)

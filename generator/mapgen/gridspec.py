@@ -49,7 +49,7 @@ class _Owner:
 
     __slots__ = ("name", "terrain", "pos")
 
-    def __init__(self, name: str | None, terrain: str, pos: Position):
+    def __init__(self, name: str, terrain: str, pos: Position):
         self.name, self.terrain, self.pos = name, terrain, pos
 
 
@@ -65,8 +65,8 @@ def read_grid(r, data, what: str, pos: Position):
     rows = _required_number(r, section, "rows", what, 1, 500, True)
     size = v.number(r, section.get("size", 40 if is_hex else 64), f"{what} size", at("size"), 12, 400)
     margin = v.number(r, section.get("margin", 0), f"{what} margin", at("margin"), 0, 1000, True)
-    kind = "square"
-    offset = "odd"
+    kind: str | None = "square"  # None: a bad value, reported (the grid below takes the default)
+    offset: str | None = "odd"
     if is_hex:
         kind = v.keyword(r, section.get("orientation", "pointy"), "hexes orientation", at("orientation"),
                          ("pointy", "flat"))
@@ -201,8 +201,8 @@ def _cells_of(r, value, grid: Grid, what: str, pos: Position) -> list[Cell]:
     for item in items:
         text = str(item) if isinstance(item, str) else None
         parts = text.split(":") if text else []
-        ends = [parse_cell_id(p) for p in parts]
-        if not parts or len(parts) > 2 or None in ends:
+        ends = [end for end in map(parse_cell_id, parts) if end is not None]
+        if not parts or len(parts) > 2 or len(ends) < len(parts):
             r.error(v.BAD_CELL, f"{what}: {item!r} is not a cell id", pos,
                     "write cells as column letter + row number (C4), or a range C4:E6")
             continue

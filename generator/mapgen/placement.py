@@ -91,7 +91,8 @@ def layout_region(shape: BaseGeometry, name: str, unit: int, label_size, marker:
         stacked = _pick(candidates, center, unit, [box], limit=STACKED_SPOTS - len(best_spots),
                         reach=max(2, unit // 4), taken=best_spots)
         best_spots = best_spots + stacked
-    marker_at = vc_at = None
+    marker_at: tuple[int, int] | None = None
+    vc_at: tuple[int, int] | None = None
     if marker:
         # The capital marker, then the victory-city marker: clear of the name, the first unit spot and
         # each other where there is room; clear of the name at least.
@@ -99,7 +100,7 @@ def layout_region(shape: BaseGeometry, name: str, unit: int, label_size, marker:
         spot_boxes = [(x, y, x + unit, y + unit) for x, y in best_spots]
         placed_markers: list = []
         for _ in range(2):
-            chosen = ()
+            chosen: tuple[tuple[int, int], ...] = ()
             for avoid in ([box] + spot_boxes + placed_markers, [box] + spot_boxes[:1] + placed_markers,
                           [box] + placed_markers, [box]):
                 chosen = _pick(marker_candidates, center, marker, avoid, limit=1)
@@ -107,7 +108,7 @@ def layout_region(shape: BaseGeometry, name: str, unit: int, label_size, marker:
                     break
             at = chosen[0] if chosen else (center[0] - marker // 2, center[1] - marker // 2)
             placed_markers.append((at[0], at[1], at[0] + marker, at[1] + marker))
-        marker_at, vc_at = (tuple(int(v) for v in b[:2]) for b in placed_markers)
+        marker_at, vc_at = ((int(b[0]), int(b[1])) for b in placed_markers)
     text_width = len(name) * ENGINE_CHAR_WIDTH
     name_place = (int(best_label[0] - text_width / 2), int(best_label[1] + ENGINE_ASCENT / 2))
     return Layout(center, best_label, name_place, best_spots, size, box, marker_at, vc_at)
@@ -118,7 +119,8 @@ def _label_and_spots(inside, part, center, name, label_size, max_font, candidate
     room) and the unit spots beside it."""
     size, start, start_fits = _fitted_font(inside, part, center, name, label_size, max_font)
     box_size = label_size(size)
-    best_label, best_spots = start, ()
+    best_label = start
+    best_spots: tuple[tuple[int, int], ...] = ()
     for lift in (0.0, 0.2, 0.32, -0.2):
         label = (start[0], int(round(start[1] - lift * height)))
         if lift and not (_label_fits(inside, label, name, box_size) or
@@ -200,8 +202,8 @@ def _overlapping(boxes: np.ndarray, others: np.ndarray) -> np.ndarray:
     if not len(others):
         return np.zeros(len(boxes), dtype=bool)
     a, b = boxes[:, None, :], others[None, :, :]
-    return ((a[..., 0] < b[..., 2]) & (b[..., 0] < a[..., 2]) & (a[..., 1] < b[..., 3]) &
-            (b[..., 1] < a[..., 3])).any(axis=1)
+    overlaps = (a[..., 0] < b[..., 2]) & (b[..., 0] < a[..., 2]) & (a[..., 1] < b[..., 3]) & (b[..., 1] < a[..., 3])
+    return np.asarray(overlaps.any(axis=1))  # an array: any() is typed as maybe one bool
 
 
 def _box_points(name: str, label_size) -> tuple[tuple[float, float], ...]:
@@ -280,9 +282,9 @@ def _pick(candidates: np.ndarray, center: tuple[int, int], unit: int, avoid: lis
     mid = candidates + unit / 2
     distance = (mid[:, 0] - center[0]) ** 2 + (mid[:, 1] - center[1]) ** 2
     boxes = np.array(avoid, dtype=float).reshape(-1, 4)
-    x, y = candidates[:, 0:1], candidates[:, 1:2]
-    overlap_x = np.clip(np.minimum(x + unit, boxes[:, 2]) - np.maximum(x, boxes[:, 0]), 0, None)
-    overlap_y = np.clip(np.minimum(y + unit, boxes[:, 3]) - np.maximum(y, boxes[:, 1]), 0, None)
+    lefts, tops = candidates[:, 0:1], candidates[:, 1:2]
+    overlap_x = np.clip(np.minimum(lefts + unit, boxes[:, 2]) - np.maximum(lefts, boxes[:, 0]), 0, None)
+    overlap_y = np.clip(np.minimum(tops + unit, boxes[:, 3]) - np.maximum(tops, boxes[:, 1]), 0, None)
     overlap = (overlap_x * overlap_y).sum(axis=1)
     if not soft:
         keep = overlap == 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import statistics
 from dataclasses import replace
+from typing import Any
 
 import shapely
 
@@ -147,7 +148,9 @@ def _boxes_for_lone_territories(regions: list[Region], pairs) -> list[Region]:
 def _override_connections(r, section, pairs: set[tuple[str, str]], names: set[str]) -> set[tuple[str, str]]:
     pairs = set(pairs)
     for key, adding in (("extraConnections", True), ("blockedConnections", False)):
-        seq = r.sequence(section.get(key), key, section.position_of(key)) if key in section else []
+        if key not in section:
+            continue
+        seq = r.sequence(section[key], key, section.position_of(key))
         for index, item in enumerate(seq or []):
             ipos = seq.position_of(index)
             if not (isinstance(item, list) and len(item) == 2):
@@ -177,7 +180,8 @@ def read_style(r, data, pos: Position) -> Style | None:
         return None
     at = section.position_of
     errors_before = v.error_count(r)
-    fields = {}
+    # Style's fields by name; Any: a value is None only where an error was reported, and then no Style is made
+    fields: dict[str, Any] = {}
     for key, attribute in _STYLE_COLORS.items():
         if key in section:
             fields[attribute] = v.color(r, section[key], f"style {key}", at(key))
@@ -192,10 +196,10 @@ def read_style(r, data, pos: Position) -> Style | None:
         fields["unit_scale"] = v.number(r, section["unitScale"], "style unitScale", at("unitScale"), 0.25, 2.0)
     if "mapScale" in section and section["mapScale"] != "auto":
         fields["map_scale"] = v.number(r, section["mapScale"], "style mapScale", at("mapScale"), 0.25, 4.0)
-    players = r.mapping(section.get("players"), "style players", at("players")) or {}
+    players = r.mapping(section.get("players"), "style players", at("players"))  # None: reported, no Style made
     fields["player_colors"] = tuple(
         (str(player), v.color(r, colour, f"colour of {player}", players.position_of(player)))
-        for player, colour in players.items())
+        for player, colour in (players or {}).items())
     if v.error_count(r) > errors_before:
         return None
     if "boxes" in section:

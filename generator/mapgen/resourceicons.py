@@ -48,7 +48,7 @@ def resource_icon(name: str, size: int) -> bytes:
     edge = max(_OVERSAMPLE, big // 14)
     draw.ellipse((0, 0, big - 1, big - 1), fill=rim + (255,))
     draw.ellipse((edge, edge, big - 1 - edge, big - 1 - edge), fill=fill + (255,))
-    image = image.resize((size, size), Image.LANCZOS)
+    image = image.resize((size, size), Image.Resampling.LANCZOS)
     # The letters are drawn at their final size: scaled-down text is blurred at 20 pixels.
     text = initials(name)
     draw = ImageDraw.Draw(image)

@@ -5,10 +5,14 @@ the renderer read it."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-
-from shapely.geometry.base import BaseGeometry
+from typing import TYPE_CHECKING
 
 from generator.core.diagnostics import Position
+
+if TYPE_CHECKING:  # types only: the data here is plain, and a build without a map imports no shapely
+    from shapely.geometry.base import BaseGeometry
+
+    from generator.model.game import Game
 
 LAND, SEA, IMPASSABLE = "land", "sea", "impassable"
 TERRAINS = (LAND, SEA, IMPASSABLE)
@@ -96,3 +100,12 @@ class MapGeometry:
             if region.name == name:
                 return region
         return None
+
+
+def geometry_of(game: Game) -> MapGeometry | None:
+    """The game's map geometry, typed: the model holds it as an object (the model does not import
+    the map generator), and only the map reader puts a MapGeometry there."""
+    geometry = game.geometry
+    if geometry is not None and not isinstance(geometry, MapGeometry):
+        raise TypeError(f"game.geometry holds a {type(geometry).__name__}, not a MapGeometry")
+    return geometry

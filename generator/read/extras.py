@@ -6,6 +6,8 @@ it. Build renders the model, then puts every piece back at that place, so any ga
 back from import and build with the same elements, attributes and character data."""
 from __future__ import annotations
 
+from typing import Any
+
 from lxml import etree
 
 from generator.model import game as m
@@ -64,7 +66,8 @@ def apply_extras(tree: etree._ElementTree, extras: list[m.Extra], source: str) -
         if extra.at not in targets:
             targets[extra.at] = _resolve(root, extra.at)
     added: set = set()
-    cursors: dict[tuple[str, int], object] = {}  # (at, after) -> the node the next piece follows
+    # (at, after) -> the node the next piece follows; Any: lxml ships no type information
+    cursors: dict[tuple[str, int], Any] = {}
     for extra in extras:
         parent = targets[extra.at]
         if parent is None:
@@ -84,6 +87,8 @@ def apply_extras(tree: etree._ElementTree, extras: list[m.Extra], source: str) -
             else:
                 cursor.tail = (cursor.tail or "") + extra.text
             continue
+        if extra.xml is None:
+            continue  # none of xml, text or attributes: an Extra made in code with nothing to put back
         piece = parse_fragment(extra.xml, source)
         # the piece takes the indentation that followed the node it comes after
         piece.tail = _indentation(cursor.tail if cursor is not None else parent.text)

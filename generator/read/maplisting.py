@@ -5,7 +5,7 @@ bounded, no anchors or aliases (TG026). A listing that does not read as one is a
 from __future__ import annotations
 
 from generator.core.diagnostics import Diagnostic, DiagnosticError, Position
-from generator.read.yamlio import load_untrusted_yaml
+from generator.read.yamlio import LocatedDict, load_untrusted_yaml
 
 # Refusals that are about the file as a whole (kept as they are); any other is "does not parse".
 _KEPT_CODES = {"TG003", "TG004", "TG005", "TG026"}
@@ -29,7 +29,7 @@ def listing_games(data: bytes | None, shown: str) -> tuple[str | None, list[tupl
             raise
         first = err.diagnostics[0]
         raise _not_a_listing(f"map.yml does not parse: {first.message}", first.position) from None
-    if not isinstance(parsed, dict):
+    if not isinstance(parsed, LocatedDict):  # every mapping the loader makes is one
         return None, []  # a text or list lists no game: nothing in it can be lost by writing it anew
     games = parsed.get("games")
     if games is not None and not isinstance(games, list):

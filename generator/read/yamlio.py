@@ -4,6 +4,7 @@ input size bounded. Specs come from forums too."""
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING, Any, Protocol
 
 import yaml
 
@@ -19,7 +20,21 @@ MAX_SPEC_BYTES = 16 * 1024 * 1024
 MAX_SPEC_ITEMS = 300_000
 MAX_EXPANDED_NODES = 2_000_000  # a full Global 1940 game is about 150,000 nodes
 
-_BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+if TYPE_CHECKING:
+    # The checker sees one loader class; CSafeLoader is SafeLoader's constructors over libyaml's
+    # parser, so both have the interface used here.
+    _BaseLoader = yaml.SafeLoader
+else:
+    _BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _Marked(Protocol):
+    """What _Located's methods need of the class they are mixed into (the slots live there:
+    a mixin with slots of its own cannot be combined with dict or list)."""
+
+    _pos: Position | None
+    _mark: yaml.Mark | None
+    _source: str
 
 
 class _Located:
@@ -27,15 +42,17 @@ class _Located:
     a big spec has a hundred thousand keys and only the faulty ones are ever reported."""
 
     __slots__ = ()
+    _pos: Position | None  # for the checker (the slot is the subclass's): the getter stores a Position
 
     @property
-    def pos(self) -> Position:
-        if self._pos is None:
-            self._pos = _mark_position(self._source, self._mark)
-        return self._pos
+    def pos(self: _Marked) -> Position:
+        pos = self._pos
+        if pos is None:
+            pos = self._pos = _mark_position(self._source, self._mark)
+        return pos
 
     @pos.setter
-    def pos(self, value: Position) -> None:
+    def pos(self: _Marked, value: Position) -> None:
         self._pos = value
 
 
@@ -43,6 +60,11 @@ class LocatedDict(_Located, dict):
     """A mapping that remembers where it and each of its keys stand in the file."""
 
     __slots__ = ("_pos", "_mark", "_source", "_key_marks", "_key_pos")
+    _pos: Position | None
+    _mark: yaml.Mark | None
+    _source: str
+    _key_marks: dict[Any, yaml.Mark]
+    _key_pos: dict[Any, Position]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -72,6 +94,10 @@ class LocatedList(_Located, list):
     """A sequence that remembers where it and each of its items stand."""
 
     __slots__ = ("_pos", "_mark", "_source", "_item_marks")
+    _pos: Position | None
+    _mark: yaml.Mark | None
+    _source: str
+    _item_marks: list[yaml.Mark]
 
     def __init__(self, *args):
         super().__init__(*args)
@@ -85,8 +111,9 @@ class LocatedList(_Located, list):
         return self.pos
 
 
-def _mark_position(source: str, mark) -> Position:
-    return Position(source, mark.line + 1, mark.column + 1)
+def _mark_position(source: str, mark: yaml.Mark | None) -> Position:
+    """A mapping or list made in code (not parsed) has no mark: the file, without a line."""
+    return Position(source) if mark is None else Position(source, mark.line + 1, mark.column + 1)
 
 
 _MERGE_TAG = "tag:yaml.org,2002:merge"
@@ -205,7 +232,7 @@ for _tag in (*_REFUSED_TAGS, None):  # None: any tag the loader does not know (!
 
 
 def _located(code: str, message: str, source: str, mark, hint: str) -> DiagnosticError:
-    pos = _mark_position(source, mark) if mark is not None else Position(source)
+    pos = _mark_position(source, mark)
     return DiagnosticError([Diagnostic(code, message, pos, hint)])
 
 

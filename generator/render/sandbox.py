@@ -240,10 +240,13 @@ def _call(name: str, *args: nodes.Expr) -> nodes.Call:
 def _bound_tree(tree: nodes.Template) -> None:
     """Every loop counted, every include's text and every `~` result charged."""
     for loop in list(tree.find_all(nodes.For)):
+        if not isinstance(loop.iter, nodes.Expr):  # jinja's parser puts an expression there (typed as any Node)
+            raise TypeError(f"a for loop over {type(loop.iter).__name__}, not an expression: cannot bound it")
         loop.iter = _call("bounded_loop", loop.iter, nodes.Const(_fixed_text(loop.body)))
         loop.iter.set_lineno(loop.lineno)
     for include in list(tree.find_all(nodes.Include)):  # an include in a loop repeats the template's text
-        include.template = _call("bounded_include", include.template).set_lineno(include.lineno)
+        include.template = _call("bounded_include", include.template)
+        include.template.set_lineno(include.lineno)
     for node in [tree, *tree.find_all(nodes.Node)]:  # every `~` result checked and charged, by a filter (cheap)
         for name in node.fields:
             value = getattr(node, name, None)
@@ -255,7 +258,9 @@ def _bound_tree(tree: nodes.Template) -> None:
 
 def _checked_text(concat: nodes.Concat) -> nodes.Filter:
     # Its operands are values already bounded, and a template holds few of them: checking the result suffices.
-    return nodes.Filter(concat, TEXT_CHECK, [], [], None, None).set_lineno(concat.lineno)
+    checked = nodes.Filter(concat, TEXT_CHECK, [], [], None, None)
+    checked.set_lineno(concat.lineno)  # in place (it returns the node typed as any Node)
+    return checked
 
 
 @pass_context

@@ -19,6 +19,7 @@ from contextvars import ContextVar
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
+from typing import TypedDict
 
 import jinja2
 from markupsafe import Markup
@@ -126,7 +127,18 @@ class _SafeBytecodeCache(jinja2.FileSystemBytecodeCache):
         write_quietly(Path(self._get_cache_filename(bucket)), buffer.getvalue())
 
 
-_OPTIONS = dict(
+class _Options(TypedDict):
+    """The settings both template environments share (typed: they are passed as keywords)."""
+
+    undefined: type[jinja2.Undefined]
+    autoescape: bool
+    trim_blocks: bool
+    lstrip_blocks: bool
+    keep_trailing_newline: bool
+    auto_reload: bool
+
+
+_OPTIONS = _Options(
     undefined=jinja2.StrictUndefined,
     autoescape=True,
     trim_blocks=True,

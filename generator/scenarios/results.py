@@ -35,7 +35,13 @@ def scenario_digests(spec_path: Path) -> dict[str, str]:
 
 def stamped(entries: list[dict], spec_digest: str, game_digest: str, scenarios: dict[str, str]) -> list[dict]:
     return [dict(entry, spec_digest=spec_digest, game_digest=game_digest,
-                 scenario_digest=scenarios.get(entry.get("id"), "")) for entry in entries]
+                 scenario_digest=_scenario_digest(scenarios, entry) or "") for entry in entries]
+
+
+def _scenario_digest(scenarios: dict[str, str], entry: dict) -> str | None:
+    """The digest of the scenario a results entry is of (None: no id, or no such scenario now);
+    ids are keyed as text, as scenario_digests keys them."""
+    return scenarios.get(str(entry["id"])) if entry.get("id") is not None else None
 
 
 def merged(earlier: dict, entries: list[dict]) -> list[dict]:
@@ -64,7 +70,8 @@ def mark_stale(document: dict, spec_path: Path, current_spec_digest: str) -> Non
             continue
         if game is None:
             game, scenarios = current_game_digest(spec_path), scenario_digests(spec_path)
-        entry["stale"] = entry["game_digest"] != game or entry.get("scenario_digest") != scenarios.get(entry.get("id"))
+        entry["stale"] = (entry["game_digest"] != game
+                          or entry.get("scenario_digest") != _scenario_digest(scenarios, entry))
     document["stale"] = any(entry.get("stale") for entry in document.get("scenarios", []) if isinstance(entry, dict))
 
 

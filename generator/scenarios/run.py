@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from generator.core.diagnostics import (
     Collector,
@@ -27,6 +28,9 @@ from generator.scenarios.results import digest, mark_stale, merged, scenario_dig
 from generator.scenarios.spec import Scenario, read_scenarios
 from generator.scenarios.variant import GameNames, Variant, apply_given, check_names, given_within
 from generator.core.enginename import EngineName
+
+if TYPE_CHECKING:
+    from generator.engine.harness import Engine
 
 RESULTS_VERSION = 1
 # Builds share process-wide state (the template sandbox's budget, the paused collector): one at a time.
@@ -269,10 +273,11 @@ def test_spec(spec_path: Path, only: str | None = None, controls: bool = True, p
                                               "its scenarios: " + (", ".join(s.id for s in loaded.scenarios) or "none"))])
     engine_name = engine or "1.9"
     scenarios = [s for s in scenarios if engine_name in s.engines]
+    chosen: Engine | str | None = engine  # 1.9 by its name or None; another engine resolved here
     if engine_name != EngineName.V1_9:
         from generator.engine.harness import resolve_engine
 
-        engine = resolve_engine(engine_name)  # found once, before any build: a missing engine is one error
+        chosen = resolve_engine(engine_name)  # found once, before any build: a missing engine is one error
     compiled = _compiled(spec_path)
     variants, collector = prepare_variants(compiled.xml_bytes, scenarios)
     collector.raise_if_errors()
@@ -283,8 +288,8 @@ def test_spec(spec_path: Path, only: str | None = None, controls: bool = True, p
     lifecycle.install_signal_handlers()  # here, in the main thread: the games start in worker threads
     with lifecycle.scratch_folder("scenarios") as folder, \
             memory.engines_at_once(min(jobs, len(scenarios))), \
-            WarmPool(engine, min(jobs, len(scenarios))) as jvms:  # safe-write: scratch_folder is private, ours
-        jvms = jvms if warm else None
+            WarmPool(chosen, min(jobs, len(scenarios))) as warm_pool:  # safe-write: scratch_folder is private, ours
+        jvms = warm_pool if warm else None
         map_dir = write_map_folder(compiled, Path(folder) / "map-folder")
 
         def play(index: int, scenario: Scenario) -> ScenarioResult:
@@ -292,13 +297,13 @@ def test_spec(spec_path: Path, only: str | None = None, controls: bool = True, p
             own.mkdir()  # safe-write: inside the private mkdtemp folder made above
             if progress:
                 progress(f"scenario {scenario.id}")
-            run = play_variant(scenario, variants[scenario.id], game_name, own, map_dir, engine, jvms)
+            run = play_variant(scenario, variants[scenario.id], game_name, own, map_dir, chosen, jvms)
             run.script_notes[:0] = variants[scenario.id].notes
             control, differences = None, None
             if controls and scenario.control:
                 if progress:
                     progress(f"scenario {scenario.id}: control without {', '.join(scenario.rules)}")
-                control = _control(spec_path, scenario, game_name, own, map_dir, engine, jvms)
+                control = _control(spec_path, scenario, game_name, own, map_dir, chosen, jvms)
             if controls and scenario.same_game:
                 differences = _differences_without(spec_path, scenario, compiled.game)
             return ScenarioResult(scenario, run, control, differences, digest(compiled.xml_bytes))

@@ -471,11 +471,12 @@ def _read_move(r: _Reader, value, pos: Position) -> Move | None:
     if phase not in MOVE_PHASES:
         r.error("TG201", f"phase of a move must be combat or noncombat, not {phase!r}", at("phase"), "")
         return None
-    if None in path or not units:
+    steps = [step for step in path if step is not None]  # None: a name reported as bad
+    if len(steps) < len(path) or not units:
         if not units:
             r.error("TG201", "a move needs units: {UNIT: N}", pos, "e.g. {from: Poland, to: Belarus, units: {infantry: 2}}")
         return None
-    return Move(path, units, phase, pos)
+    return Move(steps, units, phase, pos)
 
 
 def _unit_counts(r: _Reader, value, what: str, pos: Position) -> dict[str, int]:

@@ -147,8 +147,9 @@ def _unit_and_flag_images(game: m.Game, colors: list[tuple[str, str]], marker: i
     return files
 
 
-def map_folder_files(game: m.Game, map_name: str, game_file: str, xml_bytes: bytes) -> dict[str, bytes]:
-    geometry: MapGeometry = game.geometry
+def map_folder_files(game: m.Game, geometry: MapGeometry, map_name: str, game_file: str,
+                     xml_bytes: bytes) -> dict[str, bytes]:
+    """The whole map folder of a game whose spec draws its map (geometry: the game's own)."""
     check_game_fits_map(game, geometry, map_name)
     production = production_values(game)
     places = layouts(geometry, production)
@@ -170,10 +171,10 @@ def map_folder_files(game: m.Game, map_name: str, game_file: str, xml_bytes: byt
             "utf-8"),
         content + "name_place.txt": points_text([(r.name, [places[r.name].name_place]) for r in geometry.regions]
                                                 ).encode("utf-8"),
-        content + "capitols.txt": points_text([(r.name, [places[r.name].marker]) for r in geometry.regions
-                                               if places[r.name].marker]).encode("utf-8"),
-        content + "vc.txt": points_text([(r.name, [places[r.name].vc]) for r in geometry.regions
-                                         if places[r.name].vc]).encode("utf-8"),
+        content + "capitols.txt": points_text([(r.name, [marker]) for r in geometry.regions
+                                               if (marker := places[r.name].marker)]).encode("utf-8"),
+        content + "vc.txt": points_text([(r.name, [vc]) for r in geometry.regions
+                                         if (vc := places[r.name].vc)]).encode("utf-8"),
         content + "misc/vc.png": art.victory_city_marker(marker_size(geometry)),
         content + "map.properties": env.get_template("map/map.properties.j2").render(
             width=geometry.width, height=geometry.height, unit_scale=geometry.style.unit_scale,

@@ -66,7 +66,7 @@ _EXPECTED = re.compile(r"Expected is(?: one of)? \( ([^)]*) \)")
 def _expected_by_line() -> dict[int, str]:
     """What libxml2 says may come instead, per line, from the last lxml validation
     (xmlschema cannot always name the alternatives of an unbounded choice)."""
-    expected = {}
+    expected: dict[int, str] = {}
     for entry in _lxml_schema().error_log:
         match = _EXPECTED.search(entry.message)
         if match:

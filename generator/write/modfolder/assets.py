@@ -211,7 +211,7 @@ class _Builder:
         source, mark, picture = self.source_unit(unit)
         origin = self.source_player(player, source) if source else None
         colour = self.colours.get(player, "808080")
-        if origin is None:
+        if origin is None or source is None or self.base is None:  # (an origin comes with both; none: drawn)
             if picture is not None and not picture.drawn:
                 self.warn(f"the base map has no image units/<player>/{source}.png to derive {unit}'s from",
                           picture.pos, "name a unit type the map folder has images of, or write image: drawn")
