@@ -34,8 +34,8 @@ DEFAULT_GUI_TIMEOUT = 600.0
 _CLIENT_JVM_OPTIONS = tuple("-Djava.awt.headless=false" if option == "-Djava.awt.headless=true" else option
                             for option in _JVM_OPTIONS)
 _CONSOLE_LINES_KEPT = 40
-# The 2.x client's entry (generator/engine/current/ClientGui.java, in the harness package).
-CURRENT_CLIENT_CLASS = "tripleagen.harness.ClientGui"
+# The 2.x client's entry (java/current/tripleagen/harness/current/ClientGui.java, 2.x's adapter package).
+CURRENT_CLIENT_CLASS = "tripleagen.harness.current.ClientGui"
 
 
 @dataclass

@@ -1,0 +1,495 @@
+package tripleagen.harness.v19;
+
+import tripleagen.harness.*;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.lang.reflect.Field;
+import java.lang.reflect.InvocationTargetException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+
+import games.strategy.engine.ClientFileSystemHelper;
+import games.strategy.engine.data.GameData;
+import games.strategy.engine.data.GameSequence;
+import games.strategy.engine.data.GameStep;
+import games.strategy.engine.data.PlayerID;
+import games.strategy.engine.framework.GameRunner;
+import games.strategy.engine.framework.IGameLoader;
+import games.strategy.engine.framework.ServerGame;
+import games.strategy.engine.gamePlayer.IGamePlayer;
+import games.strategy.engine.random.IRandomSource;
+import games.strategy.net.HeadlessServerMessenger;
+import games.strategy.net.Messengers;
+import games.strategy.triplea.Constants;
+import games.strategy.triplea.TripleA;
+import games.strategy.triplea.delegate.PoliticsDelegate;
+import games.strategy.triplea.delegate.UserActionDelegate;
+import games.strategy.triplea.settings.ClientSetting;
+
+/**
+ * A game with every player played by the engine's AI, driven one step at a time so that it
+ * stops after the requested rounds (ServerGame.startGame would loop forever). Headless by
+ * default; with a screenshot file, in the desktop client's game window (needs a display),
+ * photographed after the last step.
+ */
+final class PlayMode {
+  private final PlayOptions options;
+  private final EngineLog log;
+  private final PrintStream reportOut;
+  private final long startNanos = System.nanoTime();
+  private final List<Double> roundSeconds = new ArrayList<>();
+  private final StepTimes stepTimes = new StepTimes();
+  private GameData data;
+  private int startRound;
+  private boolean started;
+  private int stepsRun;
+  private boolean aiRandomnessSeeded;
+  private RoundStats roundStats;
+  private static boolean idsRepeatable = true;
+  private volatile boolean reported;
+  private Thread watchdog; // stopped once the report is written: a serving JVM plays on
+  private PlayerMessages messages;
+  private final Map<String, Object> client = new LinkedHashMap<>();
+  private final Script.Notes scriptNotes = new Script.Notes(); // what scripted players could not do
+
+  PlayMode(final PlayOptions options, final EngineLog log, final PrintStream reportOut) {
+    this.options = options;
+    this.log = log;
+    this.reportOut = reportOut;
+  }
+
+  /** Plays the game and writes the report; returns only after the report is written. */
+  void run() {
+    startWatchdog();
+    if (options.seed != null) {
+      repeatableIds(); // before the game is read: its units get their ids there
+    }
+    final CheckMode.Parsed parsed = CheckMode.parse(options.path);
+    if (parsed.data == null) {
+      final Map<String, Object> refused = baseReport();
+      refused.put("ok", false);
+      refused.put("error", parsed.error);
+      writeReport(refused);
+      watchdog.interrupt();
+      return;
+    }
+    data = parsed.data;
+    String stoppedBy;
+    try {
+      stoppedBy = play();
+    } catch (final Throwable e) {
+      log.record("fatal", unwrap(e));
+      stoppedBy = "exception";
+    }
+    writeReport(fullReport(stoppedBy));
+    watchdog.interrupt();
+  }
+
+  private String play() throws Exception {
+    if (!options.inClient()) {
+      // Headless mode makes a victory end the game instead of asking the host in a dialog
+      // whether to play on (which would fail without a display), and keeps the sound silent.
+      System.setProperty(GameRunner.TRIPLEA_HEADLESS, "true");
+    }
+    provideMapFolder();
+    // The AIs sleep after each move so that a human can follow them (400 ms by default);
+    // nobody watches here. The setting lives in the scratch user.home's preferences.
+    ClientSetting.AI_PAUSE_DURATION.save(0);
+    final IGameLoader loader = data.getGameLoader();
+    final String playerType = playerTypeOf(options.ai);
+    final Map<String, String> playerTypes = new LinkedHashMap<>();
+    for (final PlayerID player : data.getPlayerList().getPlayers()) {
+      final String chosen = options.playerAi.get(player.getName());
+      playerTypes.put(player.getName(), chosen == null ? playerType : playerTypeOf(chosen));
+    }
+    moveToStart();
+    final Set<IGamePlayer> players = withScriptedPlayers(loader.createPlayers(playerTypes));
+    final ServerGame game =
+        new ServerGame(data, players, new HashMap<>(), new Messengers(new HeadlessServerMessenger()));
+    if (options.seed != null) {
+      game.setRandomSource(new SeededDice(options.seed));
+      aiRandomnessSeeded = seedJdkRandomness(options.seed);
+      // the AIs' battle simulations draw dice from PlainRandomSource objects (ours: see there)
+      games.strategy.engine.random.PlainRandomSource.reseed(options.seed);
+    }
+    loader.startGame(game, players, !options.inClient()); // in the client: opens the TripleAFrame
+    messages = new PlayerMessages(data);
+    game.addDisplay(messages);
+    final ClientWindow window = options.inClient() ? openedWindow() : null;
+    if (options.inClient() && window == null) {
+      return "no window";
+    }
+
+    // What ServerGame.startGame does before its endless loop, then its loop body, one step at a time.
+    data.getProperties().set(ServerGame.GAME_HAS_BEEN_SAVED_PROPERTY, Boolean.TRUE);
+    Reflection.invokePrivate(game, "startPersistentDelegates");
+    final GameSequence sequence = data.getSequence();
+    startRound = sequence.getRound();
+    started = true;
+    roundStats = options.roundStats ? new RoundStats(data) : null;
+    long roundStart = System.nanoTime();
+    while (sequence.getRound() < startRound + options.rounds) {
+      if (reachedUntilStep(sequence)) {
+        return "until step";
+      }
+      // After a victory the engine stops its step loop (isGameSequenceRunning) and waits for
+      // the user to close the game; this loop stops there too.
+      if (game.isGameOver() || !game.isGameSequenceRunning()) {
+        return "game over";
+      }
+      final int round = sequence.getRound();
+      final GameStep step = sequence.getStep();
+      log.setContext(round, step.getName());
+      final List<String> scripted = scriptedActionsOf(step);
+      if (roundStats != null) {
+        roundStats.beforeStep(step);
+      }
+      final long stepStart = System.nanoTime();
+      try {
+        Reflection.invokePrivate(game, "runStep", false);
+      } catch (final InvocationTargetException e) {
+        log.record("fatal", unwrap(e));
+        return "exception";
+      }
+      if (roundStats != null) {
+        roundStats.afterStep(step);
+      }
+      if (!scripted.isEmpty() && !scriptNotes.wasVisited(round, step.getName())) {
+        // the engine skipped the step without asking the player: it offered none of the actions
+        for (final String action : scripted) {
+          scriptNotes.notOffered(player(step), action, round, step.getName());
+        }
+      }
+      stepsRun++;
+      stepTimes.add(round, step.getName(), player(step), (System.nanoTime() - stepStart) / 1e9);
+      if (sequence.getRound() != round) {
+        final long now = System.nanoTime();
+        roundSeconds.add((now - roundStart) / 1e9);
+        roundStart = now;
+        if (roundStats != null) {
+          roundStats.endRound(round, true);
+        }
+      }
+    }
+    final String stoppedBy = game.isGameOver() || !game.isGameSequenceRunning() ? "game over"
+        : reachedUntilStep(sequence) ? "until step" : "rounds";
+    if (window != null) {
+      if (options.centre != null) {
+        client.put("centred_on", window.centreOn(data.getMap().getTerritory(options.centre)));
+      }
+      client.putAll(window.photograph(new File(options.screenshot)));
+      client.put("windows", ClientWindow.openWindows());
+    }
+    return stoppedBy;
+  }
+
+  /** The actions a scripted player attempts in this step (a politics or user-actions step of its own). */
+  private List<String> scriptedActionsOf(final GameStep step) {
+    final Script script = options.scripts.get(player(step));
+    if (script != null && step.getDelegate() instanceof PoliticsDelegate) {
+      return script.politicalActions;
+    }
+    if (script != null && step.getDelegate() instanceof UserActionDelegate) {
+      return script.userActions;
+    }
+    return List.of();
+  }
+
+  private static String player(final GameStep step) {
+    return step.getPlayerId() == null ? "" : step.getPlayerId().getName();
+  }
+
+  /** The created players, with a ScriptedPlayer instead of each player the scenario scripts or makes idle. */
+  private Set<IGamePlayer> withScriptedPlayers(final Set<IGamePlayer> created) {
+    final Set<IGamePlayer> players = new HashSet<>();
+    for (final IGamePlayer player : created) {
+      final Script script = options.scripts.get(player.getName());
+      final boolean idle = "idle".equals(options.playerAi.get(player.getName()));
+      players.add(script == null && !idle ? player
+          : new ScriptedPlayer(player.getName(), script == null ? new Script() : script, scriptNotes, idle));
+    }
+    return players;
+  }
+
+  private static String playerTypeOf(final String ai) {
+    switch (ai) {
+      case "fast":
+        return TripleA.FAST_COMPUTER_PLAYER_TYPE;
+      case "hard":
+        return TripleA.PRO_COMPUTER_PLAYER_TYPE;
+      case "none":
+      case "idle": // replaced by an idle ScriptedPlayer
+        return TripleA.DOESNOTHINGAI_COMPUTER_PLAYER_TYPE;
+      default:
+        return TripleA.WEAK_COMPUTER_PLAYER_TYPE;
+    }
+  }
+
+  /**
+   * A scenario may start in a later round or at a later step of the first round. The 1.9
+   * sequence has no public setter for either, so its two fields are set before the game
+   * object reads them (the history's first round node is made from them).
+   */
+  private void moveToStart() throws ReflectiveOperationException {
+    final GameSequence sequence = data.getSequence();
+    if (options.startRound != null) {
+      final Field round = GameSequence.class.getDeclaredField("m_round");
+      round.setAccessible(true);
+      round.setInt(sequence, options.startRound);
+    }
+    if (options.startStep != null) {
+      final int index = stepIndex(sequence, options.startStep);
+      if (index < 0) {
+        throw new IllegalArgumentException("no step named " + options.startStep);
+      }
+      final Field current = GameSequence.class.getDeclaredField("m_currentIndex");
+      current.setAccessible(true);
+      current.setInt(sequence, index);
+    }
+  }
+
+  private static int stepIndex(final GameSequence sequence, final String name) {
+    for (int i = 0; i < sequence.size(); i++) {
+      if (sequence.getStep(i).getName().equals(name)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private boolean reachedUntilStep(final GameSequence sequence) {
+    if (options.untilStep == null || !options.untilStep.equals(sequence.getStep().getName())) {
+      return false;
+    }
+    return options.untilRound == null || options.untilRound == sequence.getRound();
+  }
+
+  private ClientWindow openedWindow() throws Exception {
+    final ClientWindow window = ClientWindow.find();
+    client.put("windows", ClientWindow.openWindows());
+    if (window == null) {
+      log.recordMessage("client", "the desktop client opened no game window");
+      return null;
+    }
+    client.put("frame_title", window.title());
+    window.fitToScreen();
+    return window;
+  }
+
+  /**
+   * The engine looks the map folder up by the game's mapName under the user's downloadedMaps
+   * (user.home is a temporary folder). Without a real map folder an empty one stands in, so
+   * that the engine falls back to its bundled assets instead of prompting for a download.
+   */
+  private void provideMapFolder() throws IOException {
+    final Object mapName = data.getProperties().get(Constants.MAP_NAME);
+    if (!(mapName instanceof String) || !isPlainFolderName((String) mapName)) {
+      return; // the engine itself reports a missing or unusable mapName when the game starts
+    }
+    final Path link = ClientFileSystemHelper.getUserMapsFolder().toPath().resolve((String) mapName);
+    final Path target = options.mapDir == null ? null : new File(options.mapDir).getAbsoluteFile().toPath();
+    if (Files.exists(link, LinkOption.NOFOLLOW_LINKS)) {
+      // A serving JVM plays game after game: a game of the same map name with a map folder of its
+      // own (the balance lab's mod and base) moves the link made for an earlier game.
+      if (target == null || !Files.isSymbolicLink(link) || Files.readSymbolicLink(link).equals(target)) {
+        return;
+      }
+      // safe-write: a link this JVM made, in the maps folder of the scratch home Python made for it
+      Files.delete(link);
+    }
+    // safe-write: the maps folder is under user.home, the scratch home Python made for this JVM
+    if (target != null) {
+      // safe-write: as above
+      Files.createSymbolicLink(link, target);
+    } else {
+      // safe-write: as above
+      Files.createDirectories(link);
+    }
+  }
+
+  /** A name that stays inside downloadedMaps: the game file decides it, and game files come from anywhere. */
+  private static boolean isPlainFolderName(final String name) {
+    return !name.trim().isEmpty() && !name.equals(".") && !name.equals("..") && !name.contains("/")
+        && !name.contains("\\") && !name.contains("\0");
+  }
+
+  /**
+   * The AIs draw their own decisions from Math.random and Collections.shuffle; seeding those
+   * too makes a seeded run repeatable. Needs --add-opens for java.lang and java.util.
+   */
+  private static boolean seedJdkRandomness(final long seed) {
+    try {
+      final Class<?> holder = Class.forName("java.lang.Math$RandomNumberGeneratorHolder");
+      final Field mathRandom = holder.getDeclaredField("randomNumberGenerator");
+      mathRandom.setAccessible(true);
+      ((Random) mathRandom.get(null)).setSeed(seed);
+      final Field shuffleRandom = Collections.class.getDeclaredField("r");
+      shuffleRandom.setAccessible(true);
+      if (shuffleRandom.get(null) == null) {
+        shuffleRandom.set(null, new Random(seed));
+      } else {
+        ((Random) shuffleRandom.get(null)).setSeed(seed);
+      }
+      return true;
+    } catch (final ReflectiveOperationException | RuntimeException e) {
+      return false;
+    }
+  }
+
+  /**
+   * Units hash by their GUID, which 1.9 makes of a counter and a VMID drawn at random when the JVM
+   * starts: sets and maps of units are iterated in another order in every JVM, and the AIs move
+   * units in that order. A seeded game gets a VMID whose hash is fixed and a counter from zero, so
+   * that its units hash alike in every JVM and in every game a serving JVM plays. Needs --add-opens
+   * java.rmi/java.rmi.dgc. The ids stay unique within the game, which is all the engine asks of them.
+   */
+  private static void repeatableIds() {
+    try {
+      final java.rmi.dgc.VMID fixed = new java.rmi.dgc.VMID();
+      final Field uid = java.rmi.dgc.VMID.class.getDeclaredField("uid");
+      uid.setAccessible(true);
+      uid.set(fixed, new java.rmi.server.UID((short) 0));
+      final Field prefix = games.strategy.net.GUID.class.getDeclaredField("vmPrefix");
+      prefix.setAccessible(true);
+      prefix.set(null, fixed);
+      final Field counter = games.strategy.net.GUID.class.getDeclaredField("lastId");
+      counter.setAccessible(true);
+      counter.set(null, new java.util.concurrent.atomic.AtomicInteger());
+    } catch (final ReflectiveOperationException | RuntimeException e) {
+      idsRepeatable = false;
+    }
+  }
+
+  private static Throwable unwrap(final Throwable error) {
+    Throwable inner = error;
+    while (inner instanceof InvocationTargetException && inner.getCause() != null) {
+      inner = inner.getCause();
+    }
+    return inner;
+  }
+
+  /** Stops a game that runs past its time limit, still reporting how far it got. */
+  private void startWatchdog() {
+    watchdog = new Thread(() -> {
+      try {
+        Thread.sleep((long) (options.timeoutSeconds * 1000));
+      } catch (final InterruptedException e) {
+        return;
+      }
+      Map<String, Object> partial;
+      try {
+        partial = fullReport("time limit");
+      } catch (final RuntimeException e) {
+        // the game thread is still changing the data; a report without the end state will do
+        partial = baseReport();
+        partial.put("ok", true);
+        partial.put("stopped_by", "time limit");
+        partial.put("exceptions", log.entries());
+        partial.put("missing_images", log.missingImages());
+      }
+      writeReport(partial);
+      Runtime.getRuntime().halt(0);
+    }, "tripleagen-watchdog");
+    watchdog.setDaemon(true);
+    watchdog.start();
+  }
+
+  private synchronized void writeReport(final Map<String, Object> report) {
+    if (reported) {
+      return;
+    }
+    reported = true;
+    reportOut.println(Json.write(report));
+    reportOut.flush();
+  }
+
+  private Map<String, Object> baseReport() {
+    final Map<String, Object> report = new LinkedHashMap<>();
+    report.put("path", options.path);
+    report.put("ai", options.ai);
+    report.put("seed", options.seed);
+    report.put("map_dir", options.mapDir);
+    report.put("rounds_requested", options.rounds);
+    report.put("time_limit_seconds", options.timeoutSeconds);
+    return report;
+  }
+
+  private Map<String, Object> fullReport(final String stoppedBy) {
+    final GameSequence sequence = data.getSequence();
+    final Map<String, Object> report = baseReport();
+    report.put("ok", true);
+    report.put("game", data.getGameName());
+    report.put("stopped_by", stoppedBy);
+    report.put("start_round", startRound);
+    report.put("rounds_completed", started ? sequence.getRound() - startRound : 0);
+    report.put("steps_run", stepsRun);
+    report.put("last_step", sequence.getStep() == null ? null : sequence.getStep().getName());
+    report.put("ai_randomness_seeded", aiRandomnessSeeded && idsRepeatable);
+    report.put("round_seconds", new ArrayList<>(roundSeconds));
+    report.put("slowest_steps", stepTimes.slowest());
+    report.put("total_seconds", (System.nanoTime() - startNanos) / 1e9);
+    report.put("exceptions", log.entries());
+    report.put("console_warnings", log.consoleWarnings());
+    report.put("missing_images", log.missingImages());
+    report.put("messages", messages == null ? new ArrayList<>() : messages.entries());
+    report.put("script_notes", scriptNotes.snapshot());
+    if (options.inClient()) {
+      report.put("client", new LinkedHashMap<>(client));
+    }
+    report.put("fired", GameOutcome.firedTriggers(data));
+    report.put("air_removed", GameOutcome.airRemoved(data));
+    report.put("winners", GameOutcome.winners(data));
+    report.put("players", GameOutcome.playerStates(data));
+    report.put("territories", GameOutcome.territoryStates(data));
+    report.put("relationships", GameOutcome.relationships(data));
+    report.put("switches", GameOutcome.switches(data));
+    if (options.history) {
+      report.put("history", GameOutcome.historyEvents(data, 20000));
+    }
+    if (roundStats != null) {
+      if (started && !"rounds".equals(stoppedBy)) {
+        roundStats.endRound(sequence.getRound(), false); // where a victory or a failure stopped the round
+      }
+      report.put("round_stats", roundStats.entries());
+    }
+    return report;
+  }
+
+  /** Dice from a seeded generator, so that a run can be repeated. */
+  private static final class SeededDice implements IRandomSource {
+    private final Random random;
+
+    SeededDice(final long seed) {
+      random = new Random(seed);
+    }
+
+    @Override
+    public synchronized int getRandom(final int max, final String annotation) {
+      return random.nextInt(max);
+    }
+
+    @Override
+    public synchronized int[] getRandom(final int max, final int count, final String annotation) {
+      if (count <= 0) {
+        throw new IllegalArgumentException("count must be > 0, annotation:" + annotation);
+      }
+      final int[] numbers = new int[count];
+      for (int i = 0; i < count; i++) {
+        numbers[i] = random.nextInt(max);
+      }
+      return numbers;
+    }
+  }
+}
