@@ -379,7 +379,7 @@ public final class ClientGui {
     final Map<String, List<String>> placeholders = frame == null ? Map.of() : frame.placeholders();
     report.put("missing_images", placeholders.getOrDefault("units", List.of()));
     report.put("placeholder_resources", placeholders.getOrDefault("resources", List.of()));
-    report.put("messages", messages == null ? new ArrayList<>() : messages.entries());
+    report.put("messages", messages == null ? new ArrayList<>() : messages.log.entries());
     report.put("client", new LinkedHashMap<>(client));
     return report;
   }

@@ -46,6 +46,7 @@ import games.strategy.triplea.ResourceLoader;
 import games.strategy.triplea.ai.fast.FastAi;
 import games.strategy.triplea.ai.pro.ProAi;
 import games.strategy.triplea.ai.weak.WeakAi;
+import games.strategy.triplea.delegate.AbstractEndTurnDelegate;
 import games.strategy.triplea.delegate.PoliticsDelegate;
 import games.strategy.triplea.delegate.UserActionDelegate;
 import games.strategy.triplea.settings.ClientSetting;
@@ -76,6 +77,7 @@ final class PlayMode {
   private int stepsRun;
   private boolean aiRandomnessSeeded;
   private RoundStats roundStats;
+  private GameFacts facts;
   private volatile boolean reported;
   private Thread watchdog; // stopped once the report is written: a serving JVM plays on
   private PlayerMessages messages;
@@ -145,7 +147,8 @@ final class PlayMode {
     game.setUpGameForRunningSteps();
     final GameSequence sequence = data.getSequence();
     startRound = sequence.getRound();
-    roundStats = options.roundStats ? new RoundStats(data) : null;
+    facts = new GameFacts(data);
+    roundStats = options.roundStats ? new RoundStats(facts) : null;
     started = true;
     long roundStart = System.nanoTime();
     while (sequence.getRound() < startRound + options.rounds) {
@@ -161,7 +164,7 @@ final class PlayMode {
       log.setContext(round, step.getName());
       final List<String> scripted = scriptedActionsOf(step);
       if (roundStats != null) {
-        roundStats.beforeStep(step);
+        roundStats.beforeStep(endTurnPlayer(step));
       }
       final long stepStart = System.nanoTime();
       try {
@@ -171,7 +174,7 @@ final class PlayMode {
         return "exception";
       }
       if (roundStats != null) {
-        roundStats.afterStep(step);
+        roundStats.afterStep();
       }
       if (!scripted.isEmpty() && !scriptNotes.wasVisited(round, step.getName())) {
         // the engine skipped the step without asking the player: it offered none of the actions
@@ -330,6 +333,12 @@ final class PlayMode {
     return List.of();
   }
 
+  /** The player of an end-turn step (it collects income), else null. */
+  private static String endTurnPlayer(final GameStep step) {
+    return step.getDelegate() instanceof AbstractEndTurnDelegate && step.getPlayerId() != null
+        ? step.getPlayerId().getName() : null;
+  }
+
   private static String player(final GameStep step) {
     return step.getPlayerId() == null ? "" : step.getPlayerId().getName();
   }
@@ -467,21 +476,12 @@ final class PlayMode {
     report.put("exceptions", log.entries());
     report.put("console_warnings", log.consoleWarnings());
     report.put("missing_images", log.missingImages());
-    report.put("messages", messages == null ? new ArrayList<>() : messages.entries());
+    report.put("messages", messages == null ? new ArrayList<>() : messages.log.entries());
     report.put("script_notes", scriptNotes.snapshot());
     if (options.inClient()) {
       report.put("client", new LinkedHashMap<>(client));
     }
-    report.put("fired", GameOutcome.firedTriggers(data));
-    report.put("air_removed", GameOutcome.airRemoved(data));
-    report.put("winners", GameOutcome.winners(data));
-    report.put("players", GameOutcome.playerStates(data));
-    report.put("territories", GameOutcome.territoryStates(data));
-    report.put("relationships", GameOutcome.relationships(data));
-    report.put("switches", GameOutcome.switches(data));
-    if (options.history) {
-      report.put("history", GameOutcome.historyEvents(data, 20000));
-    }
+    Outcome.putEndState(report, facts == null ? new GameFacts(data) : facts, options.history);
     if (roundStats != null) {
       if (started && !"rounds".equals(stoppedBy)) {
         roundStats.endRound(sequence.getRound(), false); // where a victory or a failure stopped the round
