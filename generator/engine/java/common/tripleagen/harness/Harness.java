@@ -96,6 +96,7 @@ public final class Harness {
    * never writes to: its end of file means triplea-gen is gone (even killed outright, when it can
    * stop nothing), and the JVM halts at once instead of playing on for nobody.
    */
+  @SuppressWarnings("resource") // stdin stays open for the JVM's life: its end is the signal
   public static void watchParent() {  // also the 2.x client's (current/ClientGui.java)
     if (!"stdin".equals(System.getProperty("triplea-gen.parent"))) {
       return;

@@ -1,18 +1,16 @@
 package tripleagen.harness.current;
 
-import tripleagen.harness.*;
-
 import java.io.InputStream;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import tripleagen.harness.Checks;
+import tripleagen.harness.EngineLog;
 import games.strategy.engine.data.GameData;
 import games.strategy.engine.data.IAttachment;
 import games.strategy.engine.data.gameparser.GameParser;
@@ -29,35 +27,11 @@ final class CheckMode {
   private CheckMode() {}
 
   static Map<String, Object> run(final List<String> paths) {
-    final List<Object> results = new ArrayList<>();
-    for (final String path : paths) {
-      results.add(checkOne(path));
-    }
-    final Map<String, Object> report = new LinkedHashMap<>();
-    report.put("results", results);
-    return report;
+    return Checks.run(paths, CheckMode::parse, CheckMode::counts);
   }
 
-  private static Map<String, Object> checkOne(final String path) {
-    final Map<String, Object> result = new LinkedHashMap<>();
-    result.put("path", path);
-    final Parsed parsed = parse(path);
-    result.put("ok", parsed.data != null);
-    result.put("counts", parsed.data == null ? null : counts(parsed.data));
-    result.put("error", parsed.error);
-    result.put("warnings", parsed.dtdComplaints); // 2.x does not validate against game.dtd: none
-    return result;
-  }
-
-  /** The outcome of one parse: the game or the engine's reason for refusing it. */
-  static final class Parsed {
-    GameData data;
-    String error;
-    final List<String> dtdComplaints = new ArrayList<>();
-  }
-
-  static Parsed parse(final String path) {
-    final Parsed parsed = new Parsed();
+  static Checks.Parsed<GameData> parse(final String path) {
+    final Checks.Parsed<GameData> parsed = new Checks.Parsed<>();
     final Path file = Path.of(path);
     try {
       parsed.data = parseGame(file);
@@ -101,13 +75,7 @@ final class CheckMode {
         triggers++;
       }
     }
-    final Map<String, Object> counts = new LinkedHashMap<>();
-    counts.put("territories", data.getMap().getTerritories().size());
-    counts.put("players", data.getPlayerList().size());
-    counts.put("unit_types", data.getUnitTypeList().size());
-    counts.put("attachments", attachments.size());
-    counts.put("triggers", triggers);
-    counts.put("steps", data.getSequence().size());
-    return counts;
+    return Checks.counts(data.getMap().getTerritories().size(), data.getPlayerList().size(),
+        data.getUnitTypeList().size(), attachments.size(), triggers, data.getSequence().size());
   }
 }

@@ -1,7 +1,5 @@
 package tripleagen.harness.current;
 
-import tripleagen.harness.*;
-
 import games.strategy.engine.data.Territory;
 import games.strategy.triplea.image.AbstractImageFactory;
 import games.strategy.triplea.image.UnitImageFactory;

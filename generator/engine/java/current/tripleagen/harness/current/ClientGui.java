@@ -1,7 +1,5 @@
 package tripleagen.harness.current;
 
-import tripleagen.harness.*;
-
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
@@ -41,6 +39,8 @@ import java.util.Set;
 import org.slf4j.LoggerFactory;
 import org.triplea.debug.ErrorMessage;
 import org.triplea.game.client.HeadedGameRunner;
+import tripleagen.harness.Harness;
+import tripleagen.harness.Json;
 
 /**
  * `triplea-gen engine gui --engine current`: a game in the TripleA 2.x desktop client as a

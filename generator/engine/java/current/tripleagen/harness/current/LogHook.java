@@ -1,7 +1,5 @@
 package tripleagen.harness.current;
 
-import tripleagen.harness.*;
-
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
@@ -9,6 +7,7 @@ import ch.qos.logback.classic.spi.IThrowableProxy;
 import ch.qos.logback.classic.spi.ThrowableProxy;
 import ch.qos.logback.core.AppenderBase;
 import org.slf4j.LoggerFactory;
+import tripleagen.harness.EngineLog;
 
 /**
  * The 2.x engine reports through slf4j and logback, not printStackTrace: what it logs at

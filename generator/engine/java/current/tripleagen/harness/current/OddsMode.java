@@ -1,16 +1,12 @@
 package tripleagen.harness.current;
 
-import tripleagen.harness.*;
-
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 import games.strategy.engine.data.GameData;
@@ -18,78 +14,63 @@ import games.strategy.engine.data.GamePlayer;
 import games.strategy.engine.data.Territory;
 import games.strategy.engine.data.TerritoryEffect;
 import games.strategy.engine.data.Unit;
-import games.strategy.engine.data.UnitType;
 import games.strategy.triplea.delegate.TerritoryEffectHelper;
 import games.strategy.triplea.delegate.battle.BattleResults;
 import games.strategy.triplea.odds.calculator.AggregateResults;
 import games.strategy.triplea.settings.ClientSetting;
+import tripleagen.harness.Odds;
+import tripleagen.harness.Checks;
 
 /**
- * The 2.x engine's own battle calculator on battles of one game (triplea-gen odds --engine current),
- * with the same arguments and report as the 1.9 harness's OddsMode:
- * <pre>
- *   Harness odds GAME.xml SEED RUNS BATTLE...
- *   BATTLE = ATTACKER|DEFENDER|TERRITORY|UNIT=N,UNIT=N|UNIT=N,...   (attacking units | defending units)
- * </pre>
- * 2.x's calculator (odds.calculator.BattleCalculator, package-private; the public
- * ConcurrentBattleCalculator splits the runs over threads, whose dice would come in any order) is
- * called single-threaded through reflection. Its dice: each run's DummyDelegateBridge makes a new
- * PlainRandomSource, whose SplittableRandom takes its seed from SplittableRandom's class-wide seed
- * generator (defaultGen); resetting that generator to our seed before every battle makes the dice
- * of every run follow from the seed. Math.random and Collections.shuffle are seeded as in play mode.
+ * 2.x's battle calculator for Odds (triplea-gen odds --engine current). 2.x's calculator
+ * (odds.calculator.BattleCalculator, package-private; the public ConcurrentBattleCalculator splits
+ * the runs over threads, whose dice would come in any order) is called single-threaded through
+ * reflection. Its dice: each run's DummyDelegateBridge makes a new PlainRandomSource, whose
+ * SplittableRandom takes its seed from SplittableRandom's class-wide seed generator (defaultGen);
+ * resetting that generator to our seed before every battle makes the dice of every run follow from
+ * the seed. Math.random and Collections.shuffle are seeded as in play mode.
  */
-final class OddsMode {
-  private OddsMode() {}
+final class OddsMode implements Odds.Calculator<GamePlayer, Territory, Unit> {
+  private final GameData data;
 
-  static Map<String, Object> run(final List<String> args) {
-    final Map<String, Object> report = new LinkedHashMap<>();
-    if (args.size() < 3) {
-      throw new IllegalArgumentException("odds needs GAME.xml SEED RUNS BATTLE...");
-    }
-    final CheckMode.Parsed parsed = CheckMode.parse(args.get(0));
-    if (parsed.data == null) {
-      report.put("ok", false);
-      report.put("error", parsed.error);
-      return report;
-    }
-    ClientSetting.initialize(); // the battle code reads client settings, as in play mode
-    final long seed = Long.parseLong(args.get(1));
-    final int runs = Integer.parseInt(args.get(2));
-    final List<Object> battles = new ArrayList<>();
-    for (final String battle : args.subList(3, args.size())) {
-      battles.add(calculate(parsed.data, battle, seed, runs));
-    }
-    report.put("ok", true);
-    report.put("battles", battles);
-    return report;
+  private OddsMode(final GameData data) {
+    this.data = data;
   }
 
-  private static Map<String, Object> calculate(final GameData data, final String battle, final long seed,
+  static Map<String, Object> run(final List<String> args) {
+    Odds.checkArguments(args);
+    final Checks.Parsed<GameData> parsed = CheckMode.parse(args.get(0));
+    if (parsed.data == null) {
+      return Odds.refused(parsed.error);
+    }
+    ClientSetting.initialize(); // the battle code reads client settings, as in play mode
+    return Odds.run(args, new OddsMode(parsed.data));
+  }
+
+  @Override
+  public GamePlayer player(final String name) {
+    return data.getPlayerList().getPlayerId(name);
+  }
+
+  @Override
+  public Territory territory(final String name) {
+    return data.getMap().getTerritoryOrNull(name);
+  }
+
+  @Override
+  public boolean hasUnitType(final String type) {
+    return data.getUnitTypeList().getUnitType(type).isPresent();
+  }
+
+  @Override
+  public List<Unit> units(final String type, final int count, final GamePlayer owner) {
+    return new ArrayList<>(data.getUnitTypeList().getUnitType(type).orElseThrow().create(count, owner));
+  }
+
+  @Override
+  public Odds.Figures calculate(final Map<String, Object> entry, final GamePlayer attacker, final GamePlayer defender,
+      final Territory territory, final List<Unit> attacking, final List<Unit> defending, final long seed,
       final int runs) {
-    final Map<String, Object> entry = new LinkedHashMap<>();
-    entry.put("battle", battle);
-    final String[] parts = battle.split("\\|", -1);
-    if (parts.length != 5) {
-      entry.put("error", "a battle is ATTACKER|DEFENDER|TERRITORY|UNITS|UNITS");
-      return entry;
-    }
-    final GamePlayer attacker = data.getPlayerList().getPlayerId(parts[0]);
-    final GamePlayer defender = data.getPlayerList().getPlayerId(parts[1]);
-    final Territory territory = data.getMap().getTerritoryOrNull(parts[2]);
-    if (attacker == null || defender == null || territory == null) {
-      entry.put("error", attacker == null ? "no player " + parts[0] : defender == null ? "no player " + parts[1]
-          : "no territory " + parts[2]);
-      return entry;
-    }
-    final List<Unit> attacking;
-    final List<Unit> defending;
-    try {
-      attacking = units(data, parts[3], attacker);
-      defending = units(data, parts[4], defender);
-    } catch (final IllegalArgumentException e) {
-      entry.put("error", e.getMessage());
-      return entry;
-    }
     final AggregateResults results;
     try {
       final Class<?> type = Class.forName("games.strategy.triplea.odds.calculator.BattleCalculator");
@@ -107,27 +88,22 @@ final class OddsMode {
           new ArrayList<Unit>(), effects, false, runs);
     } catch (final ReflectiveOperationException e) {
       entry.put("error", "the engine's battle calculator failed: " + (e.getCause() == null ? e : e.getCause()));
-      return entry;
+      return null;
     }
-    int attackerWins = 0;
-    int defenderWins = 0;
-    final Map<String, Double> attackersLeft = new TreeMap<>();
-    final Map<String, Double> defendersLeft = new TreeMap<>();
+    final Odds.Figures figures = new Odds.Figures();
     final List<BattleResults> all = results.getResults();
     for (final BattleResults result : all) {
-      attackerWins += result.attackerWon() ? 1 : 0;
-      defenderWins += result.defenderWon() ? 1 : 0;
-      count(attackersLeft, result.getRemainingAttackingUnits(), all.size());
-      count(defendersLeft, result.getRemainingDefendingUnits(), all.size());
+      figures.runs.add(new Odds.Run(result.attackerWon(), result.defenderWon(),
+          types(result.getRemainingAttackingUnits()), types(result.getRemainingDefendingUnits())));
     }
-    entry.put("runs", all.size());
-    entry.put("attacker_win", all.isEmpty() ? 0 : (double) attackerWins / all.size());
-    entry.put("defender_win", all.isEmpty() ? 0 : (double) defenderWins / all.size());
-    entry.put("draw", all.isEmpty() ? 0 : (double) (all.size() - attackerWins - defenderWins) / all.size());
-    entry.put("rounds", all.isEmpty() ? 0 : results.getAverageBattleRoundsFought());
-    entry.put("attackers_left", attackersLeft);
-    entry.put("defenders_left", defendersLeft);
-    return entry;
+    figures.rounds = all.isEmpty() ? 0 : results.getAverageBattleRoundsFought();
+    return figures;
+  }
+
+  private static List<String> types(final Collection<Unit> units) {
+    final List<String> types = new ArrayList<>();
+    units.forEach(unit -> types.add(unit.getType().getName()));
+    return types;
   }
 
   /**
@@ -144,27 +120,5 @@ final class OddsMode {
     } catch (final ReflectiveOperationException | RuntimeException e) {
       return false;
     }
-  }
-
-  private static void count(final Map<String, Double> left, final Collection<Unit> units, final int runs) {
-    for (final Unit unit : units) {
-      left.merge(unit.getType().getName(), 1.0 / runs, Double::sum);
-    }
-  }
-
-  private static List<Unit> units(final GameData data, final String list, final GamePlayer owner) {
-    final List<Unit> units = new ArrayList<>();
-    for (final String item : list.split(",")) {
-      if (item.isEmpty()) {
-        continue;
-      }
-      final String[] pair = item.split("=", 2);
-      final UnitType type = data.getUnitTypeList().getUnitType(pair[0]).orElse(null);
-      if (type == null || pair.length != 2) {
-        throw new IllegalArgumentException("no unit type " + pair[0]);
-      }
-      units.addAll(type.create(Integer.parseInt(pair[1]), owner));
-    }
-    return units;
   }
 }

@@ -1,14 +1,10 @@
 package tripleagen.harness.current;
 
-import tripleagen.harness.*;
-
-import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.reflect.Field;
 import java.lang.reflect.InvocationTargetException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -58,6 +54,14 @@ import java.util.stream.Stream;
 import org.triplea.ai.does.nothing.DoesNothingAi;
 import org.triplea.game.chat.ChatModel;
 import org.triplea.sound.HeadlessSoundChannel;
+import tripleagen.harness.Checks;
+import tripleagen.harness.EngineLog;
+import tripleagen.harness.Json;
+import tripleagen.harness.Outcome;
+import tripleagen.harness.Script;
+import tripleagen.harness.PlayOptions;
+import tripleagen.harness.RoundStats;
+import tripleagen.harness.StepTimes;
 
 /**
  * A game of the 2.x engine with every player played by its AI (or scripted), driven one step at
@@ -94,7 +98,7 @@ final class PlayMode {
   void run() {
     LogHook.install(log); // 2.x reports exceptions through logback, not printStackTrace
     startWatchdog();
-    final CheckMode.Parsed parsed = CheckMode.parse(options.path);
+    final Checks.Parsed<GameData> parsed = CheckMode.parse(options.path);
     if (parsed.data == null) {
       final Map<String, Object> refused = baseReport();
       refused.put("ok", false);

@@ -1,14 +1,11 @@
 package tripleagen.harness.current;
 
-import tripleagen.harness.*;
-
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -26,7 +23,6 @@ import games.strategy.engine.data.MoveDescription;
 import games.strategy.engine.player.PlayerBridge;
 import games.strategy.engine.data.GameState;
 import games.strategy.triplea.util.TransportUtils;
-import games.strategy.engine.message.IRemote;
 import org.triplea.ai.does.nothing.DoesNothingAi;
 import games.strategy.engine.framework.startup.ui.PlayerTypes;
 import games.strategy.triplea.attachments.AbstractUserActionAttachment;
@@ -39,6 +35,7 @@ import games.strategy.triplea.delegate.remote.IPoliticsDelegate;
 import games.strategy.triplea.delegate.remote.IPurchaseDelegate;
 import games.strategy.triplea.delegate.remote.IUserActionDelegate;
 import org.triplea.java.collections.IntegerMap;
+import tripleagen.harness.Script;
 
 /**
  * A player of a scenario run that does nothing except what the scenario scripts: in its politics

@@ -1,7 +1,5 @@
 package tripleagen.harness.current;
 
-import tripleagen.harness.*;
-
 import java.util.List;
 import java.util.Map;
 

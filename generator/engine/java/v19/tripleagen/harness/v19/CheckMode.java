@@ -1,20 +1,19 @@
 package tripleagen.harness.v19;
 
-import tripleagen.harness.*;
-
 import java.io.File;
 import java.io.FileInputStream;
 import java.io.InputStream;
 import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.xml.sax.SAXParseException;
 
+import tripleagen.harness.Checks;
+import tripleagen.harness.EngineLog;
 import games.strategy.engine.data.GameData;
 import games.strategy.engine.data.GameParser;
 import games.strategy.engine.data.IAttachment;
@@ -26,35 +25,11 @@ final class CheckMode {
   private CheckMode() {}
 
   static Map<String, Object> run(final List<String> paths) {
-    final List<Object> results = new ArrayList<>();
-    for (final String path : paths) {
-      results.add(checkOne(path));
-    }
-    final Map<String, Object> report = new LinkedHashMap<>();
-    report.put("results", results);
-    return report;
+    return Checks.run(paths, CheckMode::parse, CheckMode::counts);
   }
 
-  private static Map<String, Object> checkOne(final String path) {
-    final Map<String, Object> result = new LinkedHashMap<>();
-    result.put("path", path);
-    final Parsed parsed = parse(path);
-    result.put("ok", parsed.data != null);
-    result.put("counts", parsed.data == null ? null : counts(parsed.data));
-    result.put("error", parsed.error);
-    result.put("warnings", parsed.dtdComplaints);
-    return result;
-  }
-
-  /** The outcome of one parse: the game or the engine's reason for refusing it, plus DTD complaints. */
-  static final class Parsed {
-    GameData data;
-    String error;
-    final List<String> dtdComplaints = new ArrayList<>();
-  }
-
-  static Parsed parse(final String path) {
-    final Parsed parsed = new Parsed();
+  static Checks.Parsed<GameData> parse(final String path) {
+    final Checks.Parsed<GameData> parsed = new Checks.Parsed<>();
     // The file name, not the full path, becomes the engine's "map name" in its messages,
     // so that they read the same on every machine.
     final GameParser parser = new GameParser(new File(path).getName());
@@ -96,13 +71,7 @@ final class CheckMode {
         triggers++;
       }
     }
-    final Map<String, Object> counts = new LinkedHashMap<>();
-    counts.put("territories", data.getMap().getTerritories().size());
-    counts.put("players", data.getPlayerList().size());
-    counts.put("unit_types", data.getUnitTypeList().size());
-    counts.put("attachments", attachments.size());
-    counts.put("triggers", triggers);
-    counts.put("steps", data.getSequence().size());
-    return counts;
+    return Checks.counts(data.getMap().getTerritories().size(), data.getPlayerList().size(),
+        data.getUnitTypeList().size(), attachments.size(), triggers, data.getSequence().size());
   }
 }

@@ -1,7 +1,5 @@
 package tripleagen.harness.v19;
 
-import tripleagen.harness.*;
-
 import java.awt.Component;
 import java.awt.Container;
 import java.awt.Dialog;

@@ -1,7 +1,5 @@
 package tripleagen.harness.v19;
 
-import tripleagen.harness.*;
-
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -38,6 +36,15 @@ import games.strategy.triplea.delegate.AbstractEndTurnDelegate;
 import games.strategy.triplea.delegate.PoliticsDelegate;
 import games.strategy.triplea.delegate.UserActionDelegate;
 import games.strategy.triplea.settings.ClientSetting;
+import tripleagen.harness.Checks;
+import tripleagen.harness.EngineLog;
+import tripleagen.harness.Json;
+import tripleagen.harness.Outcome;
+import tripleagen.harness.Reflection;
+import tripleagen.harness.Script;
+import tripleagen.harness.PlayOptions;
+import tripleagen.harness.RoundStats;
+import tripleagen.harness.StepTimes;
 
 /**
  * A game with every player played by the engine's AI, driven one step at a time so that it
@@ -78,7 +85,7 @@ final class PlayMode {
     if (options.seed != null) {
       repeatableIds(); // before the game is read: its units get their ids there
     }
-    final CheckMode.Parsed parsed = CheckMode.parse(options.path);
+    final Checks.Parsed<GameData> parsed = CheckMode.parse(options.path);
     if (parsed.data == null) {
       final Map<String, Object> refused = baseReport();
       refused.put("ok", false);

@@ -1,7 +1,5 @@
 package tripleagen.harness.v19;
 
-import tripleagen.harness.*;
-
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Iterator;
@@ -36,6 +34,7 @@ import games.strategy.triplea.delegate.remote.IPoliticsDelegate;
 import games.strategy.triplea.delegate.remote.IPurchaseDelegate;
 import games.strategy.triplea.delegate.remote.IUserActionDelegate;
 import games.strategy.util.IntegerMap;
+import tripleagen.harness.Script;
 
 /**
  * A player of a scenario run that does nothing except what the scenario scripts: in its politics

@@ -1,7 +1,5 @@
 package tripleagen.harness.v19;
 
-import tripleagen.harness.*;
-
 import java.io.File;
 import java.lang.reflect.Field;
 import java.net.URL;
