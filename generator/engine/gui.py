@@ -22,7 +22,8 @@ from pathlib import Path
 from generator.core.diagnostics import EXIT_UNUSABLE, Diagnostic, DiagnosticError, Position, display_path
 from generator.engine import lifecycle
 from generator.engine.engines import Engine
-from generator.engine.harness import (_JVM_GRACE_SECONDS, _JVM_OPTIONS, HARNESS_CLASS, _error,
+from generator.engine.records import Record, read_output
+from generator.engine.harness import (_JVM_GRACE_SECONDS, _JVM_OPTIONS, _error,
                                       harness_classes, java_command, out_of_memory_error, resolve_engine,
                                       run_bounded, stage_for_engine, vet_for_engine)
 from generator.engine.screenshot import PictureVerdict, judge_screenshot, player_colours
@@ -210,7 +211,7 @@ def run_gui(game: Path, map_dir: Path, rounds: int = 1, screenshot: Path | None 
             arguments += ["--seed", str(seed)]
         if centre is not None:  # the territory the screenshot shows in its middle
             arguments += ["--centre", centre]
-        main = HARNESS_CLASS if engine.name == EngineName.V1_9 else CURRENT_CLIENT_CLASS
+        main = engine.harness_class if engine.name == EngineName.V1_9 else CURRENT_CLIENT_CLASS
         arguments = ["play", *arguments] if engine.name == EngineName.V1_9 else arguments
         command = ["xvfb-run", "--auto-servernum", "--server-args", f"-screen 0 {SCREEN}",
                    *java_command(harness_classes(engine), main, arguments, home, options=_CLIENT_JVM_OPTIONS,
@@ -225,7 +226,7 @@ def run_gui(game: Path, map_dir: Path, rounds: int = 1, screenshot: Path | None 
                 "TG316", f"the desktop client did not finish within {timeout + _JVM_GRACE_SECONDS:.0f} s and was "
                 "killed (with its X server)", Position(shown), "raise --timeout, or play fewer rounds")]) from None
         console = finished.stderr.decode("utf-8", "replace").splitlines()[-_CONSOLE_LINES_KEPT:]
-        report = _read_report(finished.stdout, finished.returncode, console, shown)
+        report = _read_report(finished.stdout, finished.returncode, console, shown, engine.name)
         client = report.get("client", {})
         if centre is not None and report["stopped_by"] in ("rounds", "game over") and client.get("centred_on") is None:
             raise _error("TG304", f"--centre: the game has no territory named '{centre}'", shown,
@@ -268,7 +269,7 @@ def _map_colours(map_dir: Path) -> tuple[tuple[int, int, int], ...]:
     return ()
 
 
-def _read_report(stdout: bytes, status: int, console: list[str], shown: str) -> dict:
+def _read_report(stdout: bytes, status: int, console: list[str], shown: str, engine: str) -> Record:
     try:
         report = json.loads(stdout.decode("utf-8", "replace"))
     except json.JSONDecodeError:
@@ -279,6 +280,7 @@ def _read_report(stdout: bytes, status: int, console: list[str], shown: str) -> 
         raise DiagnosticError([Diagnostic(
             "TG315", f"the desktop client died without a report (exit status {status}); its last words: {said}",
             Position(shown), "the client's own message above names the cause")]) from None
+    report = read_output("gui", report, engine)  # TG093 when it is no record the client prints
     if not report.get("ok"):
         raise _error("TG310", f"the engine refused the game: {report.get('error')}", shown,
                      "'triplea-gen engine check' shows the same verdict; fix what the engine names")

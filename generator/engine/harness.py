@@ -1,7 +1,9 @@
 """The real TripleA engine in the loop: its own parser on our files (check) and
 headless games played by its AI (play), through a small Java program of ours
 (java/: the engine-neutral common/ with the adapter package of the engine, v19/ or current/;
-engines.SOURCE_ROOTS), compiled for engines.JAVA_RELEASE on first use into the user's cache. Which engine: an Engine of engines.py (default: 1.9).
+engines.SOURCE_ROOTS), compiled for engines.JAVA_RELEASE on first use into the user's cache.
+Which engine: an Engine of engines.py (default: 1.9). What it prints is read through
+harness-records.schema.json (records.py).
 
 Everything the engine writes (settings, autosaves, map links) goes to a scratch
 user.home that is deleted afterwards; the user's ~/triplea is never touched."""
@@ -25,6 +27,7 @@ from generator.engine import lifecycle, memory
 from generator.engine.engines import (JAVA_RELEASE, MAIN_CLASSES, SOURCE_ROOTS, Engine, engine_class_path,  # noqa: F401 (engine_class_path: re-exported)
                                       engine_named, java_sources, legacy_engine)
 from generator.engine.install import engine_jar, engine_problem
+from generator.engine.records import Record, read_output
 from generator.core.enginename import EngineName
 
 HARNESS_CLASS = MAIN_CLASSES[EngineName.V1_9]
@@ -322,14 +325,16 @@ def run_bounded(command: list[str], cwd: Path, timeout: float, env: dict | None 
     return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
 
 
-def _run_harness(arguments, games: dict[Path, bytes], timeout: float, engine: Engine | str | None = None) -> dict:
-    """Runs the harness in a fresh JVM with a scratch user.home; returns its JSON report.
+def _run_harness(arguments, games: dict[Path, bytes], timeout: float, engine: Engine | str | None = None) -> Record:
+    """Runs the harness in a fresh JVM with a scratch user.home; returns its JSON report, read as
+    one of the records its mode (the first argument) may print (records.read_output; TG093).
     games maps each game file to its vetted bytes; arguments(staged) gives the harness
     arguments for their staged copies."""
     engine = resolve_engine(engine)
     with lifecycle.scratch_folder("home") as home:  # safe-write: made exclusively, private (lifecycle)
         staged = [stage_for_engine(game, home, data) for game, data in games.items()]
-        command = java_command(harness_classes(engine), engine.harness_class, arguments(staged), home,
+        harness_arguments = arguments(staged)
+        command = java_command(harness_classes(engine), engine.harness_class, harness_arguments, home,
                                engine=engine)
         # The engine reads game_engine.properties from its working directory.
         try:
@@ -339,7 +344,7 @@ def _run_harness(arguments, games: dict[Path, bytes], timeout: float, engine: En
                          "triplea-gen", "raise --timeout, or play fewer rounds") from None
     stdout = finished.stdout.decode("utf-8", "replace")
     try:
-        return json.loads(stdout)
+        report = json.loads(stdout)
     except json.JSONDecodeError:
         console = finished.stderr.decode("utf-8", "replace").strip().splitlines()
         # The JVM's own "Terminating due to ..." line goes to stdout.
@@ -349,6 +354,7 @@ def _run_harness(arguments, games: dict[Path, bytes], timeout: float, engine: En
         raise _error("TG303", f"the engine harness stopped without a report (exit status "
                      f"{finished.returncode}): " + " | ".join(console[-5:]), "triplea-gen",
                      "this is a bug in triplea-gen or a broken Java installation") from None
+    return read_output(harness_arguments[0], report, engine.name)
 
 
 def out_of_memory_error(status: int, console: list[str]) -> DiagnosticError | None:
