@@ -52,6 +52,11 @@ STRICT_FLAGS = {"javac": ("-Xlint:all,-path,-deprecation,-removal", "-Werror"),
                 "ecj": ("-warn:-deprecation", "-failOnWarning")}
 
 
+def strict_compiler(compiler: tuple[str, ...]) -> tuple[str, ...]:
+    """compiler as CI runs it: its warnings shown (no -nowarn) and fatal (STRICT_FLAGS)."""
+    return (*(flag for flag in compiler if flag != "-nowarn"), *STRICT_FLAGS[compiler_kind(compiler)])
+
+
 def java_sources(*roots: str) -> tuple[Path, ...]:
     """Every .java file below the named source roots of java/, in a stable order."""
     return tuple(sorted(path for root in roots for path in (JAVA_ROOT / root).rglob("*.java")))
