@@ -19,6 +19,7 @@ import games.strategy.triplea.delegate.battle.BattleResults;
 import games.strategy.triplea.odds.calculator.AggregateResults;
 import games.strategy.triplea.settings.ClientSetting;
 import tripleagen.harness.Odds;
+import tripleagen.harness.PlayRun;
 import tripleagen.harness.Checks;
 
 /**
@@ -82,7 +83,7 @@ final class OddsMode implements Odds.Calculator<GamePlayer, Territory, Unit> {
       calculate.setAccessible(true);
       // after the copy (which may draw seeds of its own): every battle alike, whatever came before it
       entry.put("dice_seeded", seedDice(seed));
-      PlayMode.seedJdkRandomness(seed);
+      PlayRun.seedJdkRandomness(seed);
       final Collection<TerritoryEffect> effects = TerritoryEffectHelper.getEffects(territory);
       results = (AggregateResults) calculate.invoke(calculator, attacker, defender, territory, attacking, defending,
           new ArrayList<Unit>(), effects, false, runs);

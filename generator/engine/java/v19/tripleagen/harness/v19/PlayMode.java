@@ -4,12 +4,10 @@ import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.reflect.Field;
-import java.lang.reflect.InvocationTargetException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -38,75 +36,42 @@ import games.strategy.triplea.delegate.UserActionDelegate;
 import games.strategy.triplea.settings.ClientSetting;
 import tripleagen.harness.Checks;
 import tripleagen.harness.EngineLog;
-import tripleagen.harness.Json;
-import tripleagen.harness.Outcome;
 import tripleagen.harness.Reflection;
+import tripleagen.harness.PlayRun;
 import tripleagen.harness.Script;
 import tripleagen.harness.PlayOptions;
-import tripleagen.harness.RoundStats;
-import tripleagen.harness.StepTimes;
 
 /**
- * A game with every player played by the engine's AI, driven one step at a time so that it
- * stops after the requested rounds (ServerGame.startGame would loop forever). Headless by
+ * A 1.9 game with every player played by the engine's AI (or scripted), for PlayRun: headless by
  * default; with a screenshot file, in the desktop client's game window (needs a display),
  * photographed after the last step.
  */
-final class PlayMode {
-  private final PlayOptions options;
-  private final EngineLog log;
-  private final PrintStream reportOut;
-  private final long startNanos = System.nanoTime();
-  private final List<Double> roundSeconds = new ArrayList<>();
-  private final StepTimes stepTimes = new StepTimes();
-  private GameData data;
-  private int startRound;
-  private boolean started;
-  private int stepsRun;
-  private boolean aiRandomnessSeeded;
-  private RoundStats roundStats;
-  private GameFacts facts;
+final class PlayMode extends PlayRun {
   private static boolean idsRepeatable = true;
-  private volatile boolean reported;
-  private Thread watchdog; // stopped once the report is written: a serving JVM plays on
+  private GameData data;
+  private ServerGame game;
+  private GameFacts facts;
+  private boolean aiRandomnessSeeded;
   private PlayerMessages messages;
-  private final Map<String, Object> client = new LinkedHashMap<>();
-  private final Script.Notes scriptNotes = new Script.Notes(); // what scripted players could not do
+  private ClientWindow window;
 
   PlayMode(final PlayOptions options, final EngineLog log, final PrintStream reportOut) {
-    this.options = options;
-    this.log = log;
-    this.reportOut = reportOut;
+    super(options, log, reportOut);
   }
 
-  /** Plays the game and writes the report; returns only after the report is written. */
-  void run() {
-    startWatchdog();
+  @Override
+  protected String load() {
     if (options.seed != null) {
       repeatableIds(); // before the game is read: its units get their ids there
     }
     final Checks.Parsed<GameData> parsed = CheckMode.parse(options.path);
-    if (parsed.data == null) {
-      final Map<String, Object> refused = baseReport();
-      refused.put("ok", false);
-      refused.put("error", parsed.error);
-      writeReport(refused);
-      watchdog.interrupt();
-      return;
-    }
     data = parsed.data;
-    String stoppedBy;
-    try {
-      stoppedBy = play();
-    } catch (final Throwable e) {
-      log.record("fatal", unwrap(e));
-      stoppedBy = "exception";
-    }
-    writeReport(fullReport(stoppedBy));
-    watchdog.interrupt();
+    facts = data == null ? null : new GameFacts(data);
+    return parsed.data == null ? parsed.error : null;
   }
 
-  private String play() throws Exception {
+  @Override
+  protected String start() throws Exception {
     if (!options.inClient()) {
       // Headless mode makes a victory end the game instead of asking the host in a dialog
       // whether to play on (which would fail without a display), and keeps the sound silent.
@@ -125,8 +90,7 @@ final class PlayMode {
     }
     moveToStart();
     final Set<IGamePlayer> players = withScriptedPlayers(loader.createPlayers(playerTypes));
-    final ServerGame game =
-        new ServerGame(data, players, new HashMap<>(), new Messengers(new HeadlessServerMessenger()));
+    game = new ServerGame(data, players, new HashMap<>(), new Messengers(new HeadlessServerMessenger()));
     if (options.seed != null) {
       game.setRandomSource(new SeededDice(options.seed));
       aiRandomnessSeeded = seedJdkRandomness(options.seed);
@@ -136,65 +100,58 @@ final class PlayMode {
     loader.startGame(game, players, !options.inClient()); // in the client: opens the TripleAFrame
     messages = new PlayerMessages(data);
     game.addDisplay(messages);
-    final ClientWindow window = options.inClient() ? openedWindow() : null;
+    window = options.inClient() ? openedWindow() : null;
     if (options.inClient() && window == null) {
       return "no window";
     }
-
-    // What ServerGame.startGame does before its endless loop, then its loop body, one step at a time.
+    // What ServerGame.startGame does before its endless loop; its loop body is runStep.
     data.getProperties().set(ServerGame.GAME_HAS_BEEN_SAVED_PROPERTY, Boolean.TRUE);
     Reflection.invokePrivate(game, "startPersistentDelegates");
-    final GameSequence sequence = data.getSequence();
-    startRound = sequence.getRound();
-    started = true;
-    facts = new GameFacts(data);
-    roundStats = options.roundStats ? new RoundStats(facts) : null;
-    long roundStart = System.nanoTime();
-    while (sequence.getRound() < startRound + options.rounds) {
-      if (reachedUntilStep(sequence)) {
-        return "until step";
-      }
-      // After a victory the engine stops its step loop (isGameSequenceRunning) and waits for
-      // the user to close the game; this loop stops there too.
-      if (game.isGameOver() || !game.isGameSequenceRunning()) {
-        return "game over";
-      }
-      final int round = sequence.getRound();
-      final GameStep step = sequence.getStep();
-      log.setContext(round, step.getName());
-      final List<String> scripted = scriptedActionsOf(step);
-      if (roundStats != null) {
-        roundStats.beforeStep(endTurnPlayer(step));
-      }
-      final long stepStart = System.nanoTime();
-      try {
-        Reflection.invokePrivate(game, "runStep", false);
-      } catch (final InvocationTargetException e) {
-        log.record("fatal", unwrap(e));
-        return "exception";
-      }
-      if (roundStats != null) {
-        roundStats.afterStep();
-      }
-      if (!scripted.isEmpty() && !scriptNotes.wasVisited(round, step.getName())) {
-        // the engine skipped the step without asking the player: it offered none of the actions
-        for (final String action : scripted) {
-          scriptNotes.notOffered(player(step), action, round, step.getName());
-        }
-      }
-      stepsRun++;
-      stepTimes.add(round, step.getName(), player(step), (System.nanoTime() - stepStart) / 1e9);
-      if (sequence.getRound() != round) {
-        final long now = System.nanoTime();
-        roundSeconds.add((now - roundStart) / 1e9);
-        roundStart = now;
-        if (roundStats != null) {
-          roundStats.endRound(round, true);
-        }
-      }
-    }
-    final String stoppedBy = game.isGameOver() || !game.isGameSequenceRunning() ? "game over"
-        : reachedUntilStep(sequence) ? "until step" : "rounds";
+    return null;
+  }
+
+  @Override
+  protected int round() {
+    return data.getSequence().getRound();
+  }
+
+  @Override
+  protected String stepName() {
+    final GameStep step = data.getSequence().getStep();
+    return step == null ? null : step.getName();
+  }
+
+  @Override
+  protected String stepPlayer() {
+    return player(data.getSequence().getStep());
+  }
+
+  @Override
+  protected String endTurnPlayer() {
+    return endTurnPlayer(data.getSequence().getStep());
+  }
+
+  @Override
+  protected String stepKind() {
+    final Object delegate = data.getSequence().getStep().getDelegate();
+    return delegate instanceof PoliticsDelegate ? "politics" : delegate instanceof UserActionDelegate ? "user actions"
+        : "";
+  }
+
+  @Override
+  protected boolean over() {
+    // After a victory the engine stops its step loop (isGameSequenceRunning) and waits for the
+    // user to close the game.
+    return game.isGameOver() || !game.isGameSequenceRunning();
+  }
+
+  @Override
+  protected void runStep() throws Exception {
+    Reflection.invokePrivate(game, "runStep", false);
+  }
+
+  @Override
+  protected void finish() throws Exception {
     if (window != null) {
       if (options.centre != null) {
         client.put("centred_on", window.centreOn(data.getMap().getTerritory(options.centre)));
@@ -202,19 +159,26 @@ final class PlayMode {
       client.putAll(window.photograph(new File(options.screenshot)));
       client.put("windows", ClientWindow.openWindows());
     }
-    return stoppedBy;
   }
 
-  /** The actions a scripted player attempts in this step (a politics or user-actions step of its own). */
-  private List<String> scriptedActionsOf(final GameStep step) {
-    final Script script = options.scripts.get(player(step));
-    if (script != null && step.getDelegate() instanceof PoliticsDelegate) {
-      return script.politicalActions;
-    }
-    if (script != null && step.getDelegate() instanceof UserActionDelegate) {
-      return script.userActions;
-    }
-    return List.of();
+  @Override
+  protected String gameName() {
+    return data.getGameName();
+  }
+
+  @Override
+  protected boolean randomnessSeeded() {
+    return aiRandomnessSeeded && idsRepeatable;
+  }
+
+  @Override
+  protected GameFacts facts() {
+    return facts;
+  }
+
+  @Override
+  protected List<Map<String, Object>> messages() {
+    return messages == null ? new ArrayList<>() : messages.log.entries();
   }
 
   /** The player of an end-turn step (it collects income), else null. */
@@ -285,13 +249,6 @@ final class PlayMode {
     return -1;
   }
 
-  private boolean reachedUntilStep(final GameSequence sequence) {
-    if (options.untilStep == null || !options.untilStep.equals(sequence.getStep().getName())) {
-      return false;
-    }
-    return options.untilRound == null || options.untilRound == sequence.getRound();
-  }
-
   private ClientWindow openedWindow() throws Exception {
     final ClientWindow window = ClientWindow.find();
     client.put("windows", ClientWindow.openWindows());
@@ -342,29 +299,6 @@ final class PlayMode {
   }
 
   /**
-   * The AIs draw their own decisions from Math.random and Collections.shuffle; seeding those
-   * too makes a seeded run repeatable. Needs --add-opens for java.lang and java.util.
-   */
-  private static boolean seedJdkRandomness(final long seed) {
-    try {
-      final Class<?> holder = Class.forName("java.lang.Math$RandomNumberGeneratorHolder");
-      final Field mathRandom = holder.getDeclaredField("randomNumberGenerator");
-      mathRandom.setAccessible(true);
-      ((Random) mathRandom.get(null)).setSeed(seed);
-      final Field shuffleRandom = Collections.class.getDeclaredField("r");
-      shuffleRandom.setAccessible(true);
-      if (shuffleRandom.get(null) == null) {
-        shuffleRandom.set(null, new Random(seed));
-      } else {
-        ((Random) shuffleRandom.get(null)).setSeed(seed);
-      }
-      return true;
-    } catch (final ReflectiveOperationException | RuntimeException e) {
-      return false;
-    }
-  }
-
-  /**
    * Units hash by their GUID, which 1.9 makes of a counter and a VMID drawn at random when the JVM
    * starts: sets and maps of units are iterated in another order in every JVM, and the AIs move
    * units in that order. A seeded game gets a VMID whose hash is fixed and a counter from zero, so
@@ -386,92 +320,6 @@ final class PlayMode {
     } catch (final ReflectiveOperationException | RuntimeException e) {
       idsRepeatable = false;
     }
-  }
-
-  private static Throwable unwrap(final Throwable error) {
-    Throwable inner = error;
-    while (inner instanceof InvocationTargetException && inner.getCause() != null) {
-      inner = inner.getCause();
-    }
-    return inner;
-  }
-
-  /** Stops a game that runs past its time limit, still reporting how far it got. */
-  private void startWatchdog() {
-    watchdog = new Thread(() -> {
-      try {
-        Thread.sleep((long) (options.timeoutSeconds * 1000));
-      } catch (final InterruptedException e) {
-        return;
-      }
-      Map<String, Object> partial;
-      try {
-        partial = fullReport("time limit");
-      } catch (final RuntimeException e) {
-        // the game thread is still changing the data; a report without the end state will do
-        partial = baseReport();
-        partial.put("ok", true);
-        partial.put("stopped_by", "time limit");
-        partial.put("exceptions", log.entries());
-        partial.put("missing_images", log.missingImages());
-      }
-      writeReport(partial);
-      Runtime.getRuntime().halt(0);
-    }, "tripleagen-watchdog");
-    watchdog.setDaemon(true);
-    watchdog.start();
-  }
-
-  private synchronized void writeReport(final Map<String, Object> report) {
-    if (reported) {
-      return;
-    }
-    reported = true;
-    reportOut.println(Json.write(report));
-    reportOut.flush();
-  }
-
-  private Map<String, Object> baseReport() {
-    final Map<String, Object> report = new LinkedHashMap<>();
-    report.put("path", options.path);
-    report.put("ai", options.ai);
-    report.put("seed", options.seed);
-    report.put("map_dir", options.mapDir);
-    report.put("rounds_requested", options.rounds);
-    report.put("time_limit_seconds", options.timeoutSeconds);
-    return report;
-  }
-
-  private Map<String, Object> fullReport(final String stoppedBy) {
-    final GameSequence sequence = data.getSequence();
-    final Map<String, Object> report = baseReport();
-    report.put("ok", true);
-    report.put("game", data.getGameName());
-    report.put("stopped_by", stoppedBy);
-    report.put("start_round", startRound);
-    report.put("rounds_completed", started ? sequence.getRound() - startRound : 0);
-    report.put("steps_run", stepsRun);
-    report.put("last_step", sequence.getStep() == null ? null : sequence.getStep().getName());
-    report.put("ai_randomness_seeded", aiRandomnessSeeded && idsRepeatable);
-    report.put("round_seconds", new ArrayList<>(roundSeconds));
-    report.put("slowest_steps", stepTimes.slowest());
-    report.put("total_seconds", (System.nanoTime() - startNanos) / 1e9);
-    report.put("exceptions", log.entries());
-    report.put("console_warnings", log.consoleWarnings());
-    report.put("missing_images", log.missingImages());
-    report.put("messages", messages == null ? new ArrayList<>() : messages.log.entries());
-    report.put("script_notes", scriptNotes.snapshot());
-    if (options.inClient()) {
-      report.put("client", new LinkedHashMap<>(client));
-    }
-    Outcome.putEndState(report, facts == null ? new GameFacts(data) : facts, options.history);
-    if (roundStats != null) {
-      if (started && !"rounds".equals(stoppedBy)) {
-        roundStats.endRound(sequence.getRound(), false); // where a victory or a failure stopped the round
-      }
-      report.put("round_stats", roundStats.entries());
-    }
-    return report;
   }
 
   /** Dice from a seeded generator, so that a run can be repeated. */
