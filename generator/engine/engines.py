@@ -34,11 +34,13 @@ _JAR_PATTERN = "triplea-game-headed-*.jar"
 _STAX_GUARD = "-Djavax.xml.stream.XMLInputFactory=tripleagen.guard.GuardedXMLInputFactory"
 # The harness's Java, laid out by package below java/: source roots whose folders match the
 # `package` lines (tests/engine/test_java_layout.py). common/ holds what touches no engine class
-# (options, the serve loop, JSON, the log, scripts, step times); v19/ and current/ the adapters
-# that call into the 1.9 or 2.x API; guard/ the XML guard, compiled apart and first on every
-# class path. An engine's harness is its roots compiled together against its jar.
+# (options, the serve loop, the play loop and every report record, JSON, the log, scripts);
+# alike/ what uses only classes and methods both engines have alike (the history's nodes, the
+# dice), written once and compiled with each; v19/ and current/ the adapters that call into the
+# 1.9 or 2.x API; guard/ the XML guard, compiled apart and first on every class path. An
+# engine's harness is its roots compiled together against its jar.
 JAVA_ROOT = HERE / "java"
-SOURCE_ROOTS = {EngineName.V1_9: ("common", "v19"), EngineName.CURRENT: ("common", "current")}
+SOURCE_ROOTS = {EngineName.V1_9: ("common", "alike", "v19"), EngineName.CURRENT: ("common", "alike", "current")}
 GUARD_ROOT = "guard"
 MAIN_CLASSES = {EngineName.V1_9: "tripleagen.harness.v19.Main", EngineName.CURRENT: "tripleagen.harness.current.Main"}
 # The one Java release every class of ours is compiled for, by javac and ecj alike: the class

@@ -36,10 +36,10 @@ def test_every_java_file_of_the_engine_package_is_in_a_source_root():
 
 
 def test_each_engine_compiles_the_neutral_root_with_its_own_adapters():
-    assert engines.SOURCE_ROOTS == {"1.9": ("common", "v19"), "current": ("common", "current")}
+    assert engines.SOURCE_ROOTS == {"1.9": ("common", "alike", "v19"), "current": ("common", "alike", "current")}
     for name, main_class in engines.MAIN_CLASSES.items():
         package = main_class.rsplit(".", 1)[0]
-        (root,) = [root for root in engines.SOURCE_ROOTS[name] if root != "common"]
+        (root,) = [root for root in engines.SOURCE_ROOTS[name] if root not in ("common", "alike")]
         assert (engines.JAVA_ROOT / root / package.replace(".", "/") / "Main.java").is_file(), main_class
 
 

@@ -9,16 +9,26 @@ import java.util.Map;
  * for 2.x) answers for Harness: each mode's calls into that engine's API. Everything else (options,
  * the serve loop, JSON, the log) is Harness's, written once.
  */
-public interface EngineModes {
-  /** The check report: {results: [check result...]}. */
-  Map<String, Object> check(List<String> paths) throws Exception;
+public final class EngineModes {
+  /** A mode that answers its arguments with one report. */
+  public interface Report {
+    Map<String, Object> answer(List<String> args) throws Exception;
+  }
 
-  /** The odds report: GAME SEED RUNS BATTLE... */
-  Map<String, Object> odds(List<String> args) throws Exception;
+  /** Play mode: plays one game and prints its one report line; returns once it is printed. */
+  public interface Play {
+    void play(PlayOptions options, EngineLog log, PrintStream reportOut);
+  }
 
-  /** The texts report: MAP_NAME MAP_DIR QUESTION... */
-  Map<String, Object> texts(List<String> args) throws Exception;
+  final Report check; // GAME...: {results: [check result...]}
+  final Report odds; // GAME SEED RUNS BATTLE...
+  final Report texts; // MAP_NAME MAP_DIR QUESTION...
+  final Play play;
 
-  /** Plays one game and prints its one report line to reportOut; returns once it is printed. */
-  void play(PlayOptions options, EngineLog log, PrintStream reportOut);
+  public EngineModes(final Report check, final Report odds, final Report texts, final Play play) {
+    this.check = check;
+    this.odds = odds;
+    this.texts = texts;
+    this.play = play;
+  }
 }

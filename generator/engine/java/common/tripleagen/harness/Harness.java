@@ -63,14 +63,14 @@ public final class Harness {
       final List<String> rest = new ArrayList<>(Arrays.asList(args));
       final String mode = rest.isEmpty() ? "" : rest.remove(0);
       if ("check".equals(mode)) {
-        reportOut.println(Json.write(modes.check(rest)));
+        reportOut.println(Json.write(modes.check.answer(rest)));
       } else if ("odds".equals(mode)) {
-        reportOut.println(Json.write(modes.odds(rest)));
+        reportOut.println(Json.write(modes.odds.answer(rest)));
       } else if ("texts".equals(mode)) {
-        reportOut.println(Json.write(modes.texts(rest)));
+        reportOut.println(Json.write(modes.texts.answer(rest)));
       } else if ("play".equals(mode)) {
         log.installHooks();
-        modes.play(playOptions(rest), log, reportOut);
+        modes.play.play(playOptions(rest), log, reportOut);
       } else if ("serve".equals(mode)) {
         log.installHooks();
         serve(modes, log, reportOut);
@@ -140,7 +140,7 @@ public final class Harness {
         reportOut.println(Json.write(refused));
         continue;
       }
-      modes.play(options, log, reportOut);
+      modes.play.play(options, log, reportOut);
       reportOut.flush();
     }
   }

@@ -17,7 +17,6 @@ import games.strategy.engine.framework.ServerGame;
 import games.strategy.engine.framework.startup.mc.HeadedLaunchAction;
 import games.strategy.engine.framework.startup.ui.PlayerTypes;
 import games.strategy.engine.player.Player;
-import games.strategy.engine.random.IRandomSource;
 import games.strategy.net.LocalNoOpMessenger;
 import games.strategy.net.Messengers;
 import games.strategy.net.websocket.ClientNetworkBridge;
@@ -34,13 +33,13 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.Set;
 import org.slf4j.LoggerFactory;
 import org.triplea.debug.ErrorMessage;
 import org.triplea.game.client.HeadedGameRunner;
 import tripleagen.harness.Harness;
 import tripleagen.harness.Json;
+import tripleagen.harness.alike.SeededDice;
 
 /**
  * `triplea-gen engine gui --engine current`: a game in the TripleA 2.x desktop client as a
@@ -382,28 +381,5 @@ public final class ClientGui {
     report.put("messages", messages == null ? new ArrayList<>() : messages.log.entries());
     report.put("client", new LinkedHashMap<>(client));
     return report;
-  }
-
-  /** Dice from a seeded generator, so that a run can be repeated. */
-  private static final class SeededDice implements IRandomSource {
-    private final Random random;
-
-    SeededDice(final long seed) {
-      random = new Random(seed);
-    }
-
-    @Override
-    public synchronized int getRandom(final int max, final String annotation) {
-      return random.nextInt(max);
-    }
-
-    @Override
-    public synchronized int[] getRandom(final int max, final int count, final String annotation) {
-      final int[] numbers = new int[count];
-      for (int i = 0; i < count; i++) {
-        numbers[i] = random.nextInt(max);
-      }
-      return numbers;
-    }
   }
 }

@@ -10,7 +10,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.Set;
 
 import games.strategy.engine.chat.Chat;
@@ -31,7 +30,6 @@ import games.strategy.engine.framework.startup.mc.ServerModel;
 import games.strategy.engine.framework.startup.ui.PlayerTypes;
 import games.strategy.engine.framework.startup.ui.panels.main.game.selector.GameSelectorModel;
 import games.strategy.engine.player.Player;
-import games.strategy.engine.random.IRandomSource;
 import games.strategy.net.LocalNoOpMessenger;
 import games.strategy.net.Messengers;
 import games.strategy.net.websocket.ClientNetworkBridge;
@@ -56,6 +54,8 @@ import tripleagen.harness.EngineLog;
 import tripleagen.harness.PlayRun;
 import tripleagen.harness.Script;
 import tripleagen.harness.PlayOptions;
+import tripleagen.harness.alike.SeededDice;
+import tripleagen.harness.alike.Sequences;
 
 /**
  * A 2.x game with every player played by its AI (or scripted), for PlayRun. Headless.
@@ -318,48 +318,13 @@ final class PlayMode extends PlayRun {
       round.setInt(sequence, options.startRound);
     }
     if (options.startStep != null) {
-      final int index = stepIndex(sequence, options.startStep);
+      final int index = Sequences.stepIndex(sequence, options.startStep);
       if (index < 0) {
         throw new IllegalArgumentException("no step named " + options.startStep);
       }
       final Field current = GameSequence.class.getDeclaredField("currentIndex");
       current.setAccessible(true);
       current.setInt(sequence, index);
-    }
-  }
-
-  private static int stepIndex(final GameSequence sequence, final String name) {
-    for (int i = 0; i < sequence.size(); i++) {
-      if (sequence.getStep(i).getName().equals(name)) {
-        return i;
-      }
-    }
-    return -1;
-  }
-
-  /** Dice from a seeded generator, so that a run can be repeated. */
-  private static final class SeededDice implements IRandomSource {
-    private final Random random;
-
-    SeededDice(final long seed) {
-      random = new Random(seed);
-    }
-
-    @Override
-    public synchronized int getRandom(final int max, final String annotation) {
-      return random.nextInt(max);
-    }
-
-    @Override
-    public synchronized int[] getRandom(final int max, final int count, final String annotation) {
-      if (count <= 0) {
-        throw new IllegalArgumentException("count must be > 0, annotation:" + annotation);
-      }
-      final int[] numbers = new int[count];
-      for (int i = 0; i < count; i++) {
-        numbers[i] = random.nextInt(max);
-      }
-      return numbers;
     }
   }
 }

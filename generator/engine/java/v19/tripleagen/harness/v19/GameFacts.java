@@ -16,24 +16,18 @@ import games.strategy.engine.data.Resource;
 import games.strategy.engine.data.Territory;
 import games.strategy.engine.data.Unit;
 import games.strategy.engine.delegate.IDelegate;
-import games.strategy.engine.history.Event;
-import games.strategy.engine.history.EventChild;
-import games.strategy.engine.history.Round;
-import games.strategy.engine.history.Step;
 import games.strategy.triplea.Constants;
 import games.strategy.triplea.attachments.AbstractRulesAttachment;
 import games.strategy.triplea.attachments.TerritoryAttachment;
 import games.strategy.triplea.attachments.TriggerAttachment;
-import games.strategy.triplea.delegate.DiceRoll;
 import games.strategy.triplea.delegate.EndRoundDelegate;
 import games.strategy.triplea.delegate.dataObjects.BattleRecord;
 import games.strategy.triplea.delegate.dataObjects.BattleRecords;
 import games.strategy.triplea.formatter.MyFormatter;
 import games.strategy.util.Tuple;
 import tripleagen.harness.Facts;
+import tripleagen.harness.alike.HistoryNodes;
 import tripleagen.harness.GameState;
-import tripleagen.harness.History;
-import tripleagen.harness.Reflection;
 import tripleagen.harness.RoundStats;
 
 /** The reports' reads of a 1.9 game (Facts): its GameData through the 1.9 API. */
@@ -140,32 +134,17 @@ final class GameFacts implements Facts {
 
   @Override
   public Integer roundOf(final TreeNode node) {
-    return node instanceof Round ? ((Round) node).getRoundNo() : null;
+    return HistoryNodes.roundOf(node);
   }
 
   @Override
   public String stepOf(final TreeNode node) {
-    return node instanceof Step ? ((Step) node).getStepName() : null;
+    return HistoryNodes.stepOf(node);
   }
 
   @Override
   public String eventOf(final TreeNode node) {
-    if (node instanceof Event) {
-      return ((Event) node).getDescription();
-    }
-    if (node instanceof EventChild && ((EventChild) node).getRenderingData() instanceof DiceRoll) {
-      final DiceRoll dice = (DiceRoll) ((EventChild) node).getRenderingData();
-      final int[] rolledAt = new int[dice.size()];
-      for (int i = 0; i < rolledAt.length; i++) {
-        try { // Die.getRolledAt is package-private in 1.9
-          rolledAt[i] = (Integer) Reflection.invokePrivate(dice.getDie(i), "getRolledAt");
-        } catch (final ReflectiveOperationException e) {
-          throw new IllegalStateException("1.9's Die has no getRolledAt", e);
-        }
-      }
-      return History.diceText(node.toString(), rolledAt);
-    }
-    return null;
+    return HistoryNodes.eventOf(node);
   }
 
   @Override

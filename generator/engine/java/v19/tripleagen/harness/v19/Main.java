@@ -1,37 +1,14 @@
 package tripleagen.harness.v19;
 
-import java.io.PrintStream;
-import java.util.List;
-import java.util.Map;
-
-import tripleagen.harness.EngineLog;
 import tripleagen.harness.EngineModes;
 import tripleagen.harness.Harness;
-import tripleagen.harness.PlayOptions;
 
-/** The harness for TripleA 1.9 (Debian's engine): Harness with this package's modes (engines.py names this class). */
-public final class Main implements EngineModes {
+/** The harness for TripleA 1.9 (Debian's engine): Harness with this package's modes (engines.MAIN_CLASSES names this class). */
+public final class Main {
+  private Main() {}
+
   public static void main(final String[] args) {
-    Harness.run(args, new Main());
-  }
-
-  @Override
-  public Map<String, Object> check(final List<String> paths) {
-    return CheckMode.run(paths);
-  }
-
-  @Override
-  public Map<String, Object> odds(final List<String> args) throws Exception {
-    return OddsMode.run(args);
-  }
-
-  @Override
-  public Map<String, Object> texts(final List<String> args) throws Exception {
-    return TextsMode.run(args);
-  }
-
-  @Override
-  public void play(final PlayOptions options, final EngineLog log, final PrintStream reportOut) {
-    new PlayMode(options, log, reportOut).run();
+    Harness.run(args, new EngineModes(CheckMode::run, OddsMode::run, TextsMode::run,
+        (options, log, reportOut) -> new PlayMode(options, log, reportOut).run()));
   }
 }

@@ -13,7 +13,6 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.Set;
 
 import games.strategy.engine.ClientFileSystemHelper;
@@ -25,7 +24,6 @@ import games.strategy.engine.framework.GameRunner;
 import games.strategy.engine.framework.IGameLoader;
 import games.strategy.engine.framework.ServerGame;
 import games.strategy.engine.gamePlayer.IGamePlayer;
-import games.strategy.engine.random.IRandomSource;
 import games.strategy.net.HeadlessServerMessenger;
 import games.strategy.net.Messengers;
 import games.strategy.triplea.Constants;
@@ -40,6 +38,8 @@ import tripleagen.harness.Reflection;
 import tripleagen.harness.PlayRun;
 import tripleagen.harness.Script;
 import tripleagen.harness.PlayOptions;
+import tripleagen.harness.alike.SeededDice;
+import tripleagen.harness.alike.Sequences;
 
 /**
  * A 1.9 game with every player played by the engine's AI (or scripted), for PlayRun: headless by
@@ -230,7 +230,7 @@ final class PlayMode extends PlayRun {
       round.setInt(sequence, options.startRound);
     }
     if (options.startStep != null) {
-      final int index = stepIndex(sequence, options.startStep);
+      final int index = Sequences.stepIndex(sequence, options.startStep);
       if (index < 0) {
         throw new IllegalArgumentException("no step named " + options.startStep);
       }
@@ -238,15 +238,6 @@ final class PlayMode extends PlayRun {
       current.setAccessible(true);
       current.setInt(sequence, index);
     }
-  }
-
-  private static int stepIndex(final GameSequence sequence, final String name) {
-    for (int i = 0; i < sequence.size(); i++) {
-      if (sequence.getStep(i).getName().equals(name)) {
-        return i;
-      }
-    }
-    return -1;
   }
 
   private ClientWindow openedWindow() throws Exception {
@@ -319,32 +310,6 @@ final class PlayMode extends PlayRun {
       counter.set(null, new java.util.concurrent.atomic.AtomicInteger());
     } catch (final ReflectiveOperationException | RuntimeException e) {
       idsRepeatable = false;
-    }
-  }
-
-  /** Dice from a seeded generator, so that a run can be repeated. */
-  private static final class SeededDice implements IRandomSource {
-    private final Random random;
-
-    SeededDice(final long seed) {
-      random = new Random(seed);
-    }
-
-    @Override
-    public synchronized int getRandom(final int max, final String annotation) {
-      return random.nextInt(max);
-    }
-
-    @Override
-    public synchronized int[] getRandom(final int max, final int count, final String annotation) {
-      if (count <= 0) {
-        throw new IllegalArgumentException("count must be > 0, annotation:" + annotation);
-      }
-      final int[] numbers = new int[count];
-      for (int i = 0; i < count; i++) {
-        numbers[i] = random.nextInt(max);
-      }
-      return numbers;
     }
   }
 }
