@@ -5,17 +5,11 @@ import games.strategy.triplea.image.AbstractImageFactory;
 import games.strategy.triplea.image.UnitImageFactory;
 import games.strategy.triplea.ui.TripleAFrame;
 import games.strategy.triplea.ui.UiContext;
-import games.strategy.triplea.ui.panels.map.MapPanel;
-import java.awt.Component;
-import java.awt.Container;
-import java.awt.Dialog;
 import java.awt.Dimension;
 import java.awt.Frame;
-import java.awt.Point;
 import java.awt.Rectangle;
 import java.awt.Robot;
 import java.awt.Toolkit;
-import java.awt.Window;
 import java.io.File;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
@@ -28,6 +22,8 @@ import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.imageio.ImageIO;
 import javax.swing.SwingUtilities;
+
+import tripleagen.harness.Windows;
 
 /**
  * The 2.x client's game window (TripleAFrame) on the X display: found after the launch action
@@ -90,33 +86,16 @@ final class ClientFrame {
    */
   Map<String, Object> photograph(final File png) throws Exception {
     Thread.sleep(SETTLE_MILLIS);
-    final List<String> closed = new ArrayList<>();
-    SwingUtilities.invokeAndWait(() -> {
-      for (final Window window : Window.getWindows()) {
-        if (window != frame && window.isShowing() && holdsBattle(window)) {
-          closed.add(describe(window));
-          window.dispose();
-        }
-      }
-    });
+    final List<String> closed = Windows.closeBattleWindows(frame);
     Thread.sleep(closed.isEmpty() ? 0 : SETTLE_MILLIS / 5);
-    final MapPanel mapPanel = frame.getMapPanel();
-    final AtomicReference<Rectangle> mapBounds = new AtomicReference<>();
-    SwingUtilities.invokeAndWait(() -> {
-      final Point origin = mapPanel.getLocationOnScreen();
-      mapBounds.set(new Rectangle(origin.x, origin.y, mapPanel.getWidth(), mapPanel.getHeight()));
-    });
+    final Rectangle mapBounds = Windows.boundsOnScreen(frame.getMapPanel());
     final Rectangle screen = new Rectangle(Toolkit.getDefaultToolkit().getScreenSize());
     final Robot robot = new Robot();
-    final long waited = waitForTiles(robot, mapBounds.get().intersection(screen));
+    final long waited = waitForTiles(robot, mapBounds.intersection(screen));
     // safe-write: png is in this run's private scratch home; Python copies it out through the safe writer
     ImageIO.write(robot.createScreenCapture(screen), "png", png);
-    final Rectangle map = mapBounds.get().intersection(screen);
-    final Map<String, Object> shot = new LinkedHashMap<>();
-    shot.put("screenshot", png.getPath());
-    shot.put("screen", List.of(screen.width, screen.height));
-    shot.put("map_panel", List.of(map.x, map.y, map.width, map.height));
-    shot.put("battle_windows_closed", closed);
+    final Rectangle map = mapBounds.intersection(screen);
+    final Map<String, Object> shot = Windows.shot(png, screen, map, closed);
     shot.put("tiles_wait_seconds", waited / 1000.0);
     return shot;
   }
@@ -210,34 +189,4 @@ final class ClientFrame {
     return field;
   }
 
-  private static boolean holdsBattle(final Container container) {
-    for (final Component child : container.getComponents()) {
-      if (child.getClass().getSimpleName().startsWith("BattleDisplay")
-          || child instanceof Container && holdsBattle((Container) child)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static String describe(final Window window) {
-    String title = window.getClass().getSimpleName();
-    if (window instanceof Frame) {
-      title += ": " + ((Frame) window).getTitle();
-    } else if (window instanceof Dialog) {
-      title += ": " + ((Dialog) window).getTitle();
-    }
-    return title;
-  }
-
-  /** Every window on screen, "Class: title": an error window shows up here. */
-  static List<String> openWindows() {
-    final List<String> titles = new ArrayList<>();
-    for (final Window window : Window.getWindows()) {
-      if (window.isShowing()) {
-        titles.add(describe(window));
-      }
-    }
-    return titles;
-  }
 }

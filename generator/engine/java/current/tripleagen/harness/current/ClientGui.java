@@ -39,6 +39,7 @@ import org.triplea.debug.ErrorMessage;
 import org.triplea.game.client.HeadedGameRunner;
 import tripleagen.harness.Harness;
 import tripleagen.harness.Json;
+import tripleagen.harness.Windows;
 import tripleagen.harness.alike.SeededDice;
 
 /**
@@ -167,7 +168,7 @@ public final class ClientGui {
     messages = new PlayerMessages(data);
     game.getMessengers().registerChannelSubscriber(messages, AbstractGame.getDisplayChannel());
     frame = ClientFrame.find();
-    client.put("windows", ClientFrame.openWindows());
+    client.put("windows", Windows.openWindows());
     if (frame == null) {
       return "no window";
     }
@@ -202,7 +203,7 @@ public final class ClientGui {
       client.put("centred_on", frame.centreOn(data.getMap().getTerritoryOrNull(centre)));
     }
     client.putAll(frame.photograph(new File(options.get("screenshot"))));
-    client.put("windows", ClientFrame.openWindows());
+    client.put("windows", Windows.openWindows());
     return stoppedBy;
   }
 

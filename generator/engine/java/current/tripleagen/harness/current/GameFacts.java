@@ -7,8 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-import javax.swing.tree.TreeNode;
-
 import games.strategy.engine.data.GameData;
 import games.strategy.engine.data.GamePlayer;
 import games.strategy.engine.data.IAttachment;
@@ -25,18 +23,15 @@ import games.strategy.triplea.delegate.data.BattleRecord;
 import games.strategy.triplea.delegate.data.BattleRecords;
 import games.strategy.triplea.formatter.MyFormatter;
 import org.triplea.util.Tuple;
-import tripleagen.harness.Facts;
-import tripleagen.harness.alike.HistoryNodes;
+import tripleagen.harness.alike.HistoryFacts;
 import tripleagen.harness.GameState;
 import tripleagen.harness.Reflection;
 import tripleagen.harness.RoundStats;
 
-/** The reports' reads of a 2.x game (Facts): its GameData through the 2.x API. */
-final class GameFacts implements Facts {
-  private final GameData data;
-
+/** The reports' reads of a 2.x game (Facts, its history read by HistoryFacts): its GameData through the 2.x API. */
+final class GameFacts extends HistoryFacts {
   GameFacts(final GameData data) {
-    this.data = data;
+    super(data);
   }
 
   @Override
@@ -135,26 +130,6 @@ final class GameFacts implements Facts {
     final Field field = BattleRecord.class.getDeclaredField(name);
     field.setAccessible(true);
     return field.get(target);
-  }
-
-  @Override
-  public TreeNode historyRoot() {
-    return (TreeNode) data.getHistory().getRoot();
-  }
-
-  @Override
-  public Integer roundOf(final TreeNode node) {
-    return HistoryNodes.roundOf(node);
-  }
-
-  @Override
-  public String stepOf(final TreeNode node) {
-    return HistoryNodes.stepOf(node);
-  }
-
-  @Override
-  public String eventOf(final TreeNode node) {
-    return HistoryNodes.eventOf(node);
   }
 
   @Override

@@ -1,29 +1,21 @@
 package tripleagen.harness.v19;
 
-import java.awt.Component;
-import java.awt.Container;
-import java.awt.Dialog;
 import java.awt.Dimension;
 import java.awt.Frame;
-import java.awt.Point;
 import java.awt.Rectangle;
 import java.awt.Robot;
 import java.awt.Toolkit;
-import java.awt.Window;
 import java.io.File;
-import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
 
 import javax.imageio.ImageIO;
 import javax.swing.SwingUtilities;
 
-import games.strategy.triplea.ui.MapPanel;
 import games.strategy.triplea.ui.TripleAFrame;
+
+import tripleagen.harness.Windows;
 
 /**
  * The desktop client's game window (TripleAFrame) on the X display the harness runs under:
@@ -78,70 +70,22 @@ final class ClientWindow {
    * the battle windows closed first (the client leaves the last battle open until a player
    * presses space; it would hide the map). Any other window stays: an error dialog must show.
    */
-  Map<String, Object> photograph(final File png)
-      throws InterruptedException, InvocationTargetException, java.awt.AWTException, IOException {
+  Map<String, Object> photograph(final File png) throws Exception {
     Thread.sleep(SETTLE_MILLIS);
-    final List<String> closed = new ArrayList<>();
-    SwingUtilities.invokeAndWait(() -> {
-      for (final Window window : Window.getWindows()) {
-        if (window != frame && window.isShowing() && holdsBattle(window)) {
-          closed.add(describe(window));
-          window.dispose();
-        }
-      }
-    });
+    final List<String> closed = Windows.closeBattleWindows(frame);
     Thread.sleep(closed.isEmpty() ? 0 : SETTLE_MILLIS / 5);
     SwingUtilities.invokeAndWait(() -> { });
-    final MapPanel mapPanel = frame.getMapPanel();
-    final AtomicReference<Rectangle> mapBounds = new AtomicReference<>();
-    SwingUtilities.invokeAndWait(() -> {
-      final Point origin = mapPanel.getLocationOnScreen();
-      mapBounds.set(new Rectangle(origin.x, origin.y, mapPanel.getWidth(), mapPanel.getHeight()));
-    });
+    final Rectangle mapBounds = Windows.boundsOnScreen(frame.getMapPanel());
     final Rectangle screen = new Rectangle(Toolkit.getDefaultToolkit().getScreenSize());
     // safe-write: png is always in the scratch home gui.py gives the JVM (it copies it to the user's name)
     ImageIO.write(new Robot().createScreenCapture(screen), "png", png);
-    final Rectangle map = mapBounds.get().intersection(screen);
-    final Map<String, Object> shot = new LinkedHashMap<>();
-    shot.put("screenshot", png.getPath());
-    shot.put("screen", List.of(screen.width, screen.height));
-    shot.put("map_panel", List.of(map.x, map.y, map.width, map.height));
-    shot.put("battle_windows_closed", closed);
+    final Rectangle map = mapBounds.intersection(screen);
+    final Map<String, Object> shot = Windows.shot(png, screen, map, closed);
     return shot;
-  }
-
-  private static boolean holdsBattle(final Container container) {
-    for (final Component child : container.getComponents()) {
-      if (child.getClass().getSimpleName().startsWith("BattleDisplay")
-          || child instanceof Container && holdsBattle((Container) child)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static String describe(final Window window) {
-    String title = window.getClass().getSimpleName();
-    if (window instanceof Frame) {
-      title += ": " + ((Frame) window).getTitle();
-    } else if (window instanceof Dialog) {
-      title += ": " + ((Dialog) window).getTitle();
-    }
-    return title;
   }
 
   String title() {
     return frame.getTitle();
   }
 
-  /** Every window on screen, "Class: title": an error dialog shows up here. */
-  static List<String> openWindows() {
-    final List<String> titles = new ArrayList<>();
-    for (final Window window : Window.getWindows()) {
-      if (window.isShowing()) {
-        titles.add(describe(window));
-      }
-    }
-    return titles;
-  }
 }

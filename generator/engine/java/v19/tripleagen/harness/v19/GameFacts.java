@@ -7,8 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-import javax.swing.tree.TreeNode;
-
 import games.strategy.engine.data.GameData;
 import games.strategy.engine.data.IAttachment;
 import games.strategy.engine.data.PlayerID;
@@ -25,17 +23,14 @@ import games.strategy.triplea.delegate.dataObjects.BattleRecord;
 import games.strategy.triplea.delegate.dataObjects.BattleRecords;
 import games.strategy.triplea.formatter.MyFormatter;
 import games.strategy.util.Tuple;
-import tripleagen.harness.Facts;
-import tripleagen.harness.alike.HistoryNodes;
+import tripleagen.harness.alike.HistoryFacts;
 import tripleagen.harness.GameState;
 import tripleagen.harness.RoundStats;
 
-/** The reports' reads of a 1.9 game (Facts): its GameData through the 1.9 API. */
-final class GameFacts implements Facts {
-  private final GameData data;
-
+/** The reports' reads of a 1.9 game (Facts, its history read by HistoryFacts): its GameData through the 1.9 API. */
+final class GameFacts extends HistoryFacts {
   GameFacts(final GameData data) {
-    this.data = data;
+    super(data);
   }
 
   @Override
@@ -125,26 +120,6 @@ final class GameFacts implements Facts {
     final Field field = BattleRecord.class.getDeclaredField(name);
     field.setAccessible(true);
     return field.get(target);
-  }
-
-  @Override
-  public TreeNode historyRoot() {
-    return (TreeNode) data.getHistory().getRoot();
-  }
-
-  @Override
-  public Integer roundOf(final TreeNode node) {
-    return HistoryNodes.roundOf(node);
-  }
-
-  @Override
-  public String stepOf(final TreeNode node) {
-    return HistoryNodes.stepOf(node);
-  }
-
-  @Override
-  public String eventOf(final TreeNode node) {
-    return HistoryNodes.eventOf(node);
   }
 
   @Override

@@ -36,6 +36,7 @@ import tripleagen.harness.Checks;
 import tripleagen.harness.EngineLog;
 import tripleagen.harness.Reflection;
 import tripleagen.harness.PlayRun;
+import tripleagen.harness.Windows;
 import tripleagen.harness.Script;
 import tripleagen.harness.PlayOptions;
 import tripleagen.harness.alike.SeededDice;
@@ -157,7 +158,7 @@ final class PlayMode extends PlayRun {
         client.put("centred_on", window.centreOn(data.getMap().getTerritory(options.centre)));
       }
       client.putAll(window.photograph(new File(options.screenshot)));
-      client.put("windows", ClientWindow.openWindows());
+      client.put("windows", Windows.openWindows());
     }
   }
 
@@ -242,7 +243,7 @@ final class PlayMode extends PlayRun {
 
   private ClientWindow openedWindow() throws Exception {
     final ClientWindow window = ClientWindow.find();
-    client.put("windows", ClientWindow.openWindows());
+    client.put("windows", Windows.openWindows());
     if (window == null) {
       log.recordMessage("client", "the desktop client opened no game window");
       return null;

@@ -2,31 +2,45 @@ package tripleagen.harness.alike;
 
 import javax.swing.tree.TreeNode;
 
+import games.strategy.engine.data.GameData;
 import games.strategy.engine.history.Event;
 import games.strategy.engine.history.EventChild;
 import games.strategy.engine.history.Round;
 import games.strategy.engine.history.Step;
 import games.strategy.triplea.delegate.DiceRoll;
+import tripleagen.harness.Facts;
 import tripleagen.harness.History;
 import tripleagen.harness.Reflection;
 
 /**
- * The kinds of a game's history nodes, for Facts (roundOf, stepOf, eventOf): the history classes
- * have the same names and methods in both engines, so this is written once and compiled with each.
+ * The history part of Facts (its tree and the kinds of its nodes), over a GameData: the history
+ * classes have the same names and methods in both engines, so this is written once and compiled
+ * with each; each engine's GameFacts extends it with the rest.
  */
-public final class HistoryNodes {
-  private HistoryNodes() {}
+public abstract class HistoryFacts implements Facts {
+  protected final GameData data;
 
-  public static Integer roundOf(final TreeNode node) {
+  protected HistoryFacts(final GameData data) {
+    this.data = data;
+  }
+
+  @Override
+  public TreeNode historyRoot() {
+    return (TreeNode) data.getHistory().getRoot();
+  }
+
+  @Override
+  public Integer roundOf(final TreeNode node) {
     return node instanceof Round ? ((Round) node).getRoundNo() : null;
   }
 
-  public static String stepOf(final TreeNode node) {
+  @Override
+  public String stepOf(final TreeNode node) {
     return node instanceof Step ? ((Step) node).getStepName() : null;
   }
 
-  /** An event's text, a dice roll's as History.diceText makes it, else null. */
-  public static String eventOf(final TreeNode node) {
+  @Override
+  public String eventOf(final TreeNode node) {
     if (node instanceof Event) {
       return ((Event) node).getDescription();
     }
