@@ -3,7 +3,7 @@
 For 1.9 the harness (Harness.java, play mode with --screenshot) opens the client's game window
 under Xvfb with the map folder installed in a scratch user.home (triplea/downloadedMaps/<mapName>),
 lets the easy AI play every player for the requested rounds, and photographs the screen. For the
-current engine (2.x) current/ClientGui.java does the same through the client's own launch
+current engine (2.x) java/current/tripleagen/harness/current/ClientGui.java does the same through the client's own launch
 action; 2.x shows every warning it logs in an error window, and draws placeholders for a unit
 without an image and a resource without an icon, which its image factories are asked about.
 Everything the client says goes to its log; an exception there, a "MISSING IMAGE" line, a

@@ -40,6 +40,13 @@ ODDS = {"ok": True, "battles": [{"battle": "Reds|Blues|E6|armour=2|", "dice_seed
                                  "attacker_win": 0.5, "defender_win": 0.5, "draw": 0, "rounds": 1.5,
                                  "attackers_left": {"armour": 0.5}, "defenders_left": {}},
                                 {"battle": "x", "error": "a battle is ATTACKER|DEFENDER|TERRITORY|UNITS|UNITS"}]}
+# the desktop client's side: 1.9's play with --screenshot, 2.x's `engine gui` (ClientGui.java)
+CLIENT = {"windows": ["TripleAFrame: Two"], "frame_title": "Two", "centred_on": "Redland", "screenshot": "shot.png",
+          "screen": [1600, 1000], "map_panel": [0, 40, 1200, 900], "battle_windows_closed": ["JDialog: Battle"],
+          "tiles_wait_seconds": 1.5}
+GUI = {"path": "g.xml", "ai": "easy", "map_dir": "m", "rounds_requested": 1, "ok": True, "game": "Two",
+       "stopped_by": "rounds", "rounds_completed": 1, "total_seconds": 9.5, "exceptions": [], "warnings_shown": [],
+       "game_stops": [], "missing_images": [], "placeholder_resources": ["Coal"], "messages": [], "client": CLIENT}
 TEXTS = {"answers": [{"ask": "politics:x", "button": "B", "description": None}, {"ask": "unit:Reds:tank", "image": None}]}
 GOOD = {"check": CHECK, "play": PLAY, "odds": ODDS, "texts": TEXTS}
 
@@ -83,6 +90,13 @@ def test_the_schema_is_json_schema_and_names_its_records_once():
 def test_good_reports_are_read_as_their_record(mode):
     assert records.read_output(mode, GOOD[mode], "1.9") is GOOD[mode]
     assert _reference(mode, GOOD[mode])  # jsonschema agrees
+
+
+def test_the_clients_reports_are_records_too():
+    played_in_the_client = PLAY | {"client": CLIENT}
+    for value, name in ((played_in_the_client, "play_report"), (GUI, "gui_report")):
+        assert records.read_output("gui", value, "1.9") is value
+        assert _reference("gui", value) == [name]
 
 
 def test_the_other_plays_are_records_too():
