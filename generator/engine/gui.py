@@ -23,7 +23,7 @@ from generator.core.diagnostics import EXIT_UNUSABLE, Diagnostic, DiagnosticErro
 from generator.engine import lifecycle
 from generator.engine.engines import Engine
 from generator.engine.records import Record, read_output
-from generator.engine.harness import (_JVM_GRACE_SECONDS, _JVM_OPTIONS, _error,
+from generator.engine.harness import (_JVM_GRACE_SECONDS, _JVM_OPTIONS, HARNESS_CLASS, _error,
                                       harness_classes, java_command, out_of_memory_error, resolve_engine,
                                       run_bounded, stage_for_engine, vet_for_engine)
 from generator.engine.screenshot import PictureVerdict, judge_screenshot, player_colours
@@ -211,7 +211,7 @@ def run_gui(game: Path, map_dir: Path, rounds: int = 1, screenshot: Path | None 
             arguments += ["--seed", str(seed)]
         if centre is not None:  # the territory the screenshot shows in its middle
             arguments += ["--centre", centre]
-        main = engine.harness_class if engine.name == EngineName.V1_9 else CURRENT_CLIENT_CLASS
+        main = HARNESS_CLASS if engine.name == EngineName.V1_9 else CURRENT_CLIENT_CLASS
         arguments = ["play", *arguments] if engine.name == EngineName.V1_9 else arguments
         command = ["xvfb-run", "--auto-servernum", "--server-args", f"-screen 0 {SCREEN}",
                    *java_command(harness_classes(engine), main, arguments, home, options=_CLIENT_JVM_OPTIONS,
