@@ -6,8 +6,6 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
-import java.util.function.Supplier;
 
 import games.strategy.engine.data.GameData;
 import games.strategy.engine.data.GameStep;
@@ -25,7 +23,6 @@ import games.strategy.engine.data.GameState;
 import games.strategy.triplea.util.TransportUtils;
 import org.triplea.ai.does.nothing.DoesNothingAi;
 import games.strategy.engine.framework.startup.ui.PlayerTypes;
-import games.strategy.triplea.attachments.AbstractUserActionAttachment;
 import games.strategy.triplea.attachments.UnitAttachment;
 import games.strategy.triplea.delegate.UserActionDelegate;
 import games.strategy.triplea.delegate.remote.IAbstractForumPosterDelegate;
@@ -36,6 +33,7 @@ import games.strategy.triplea.delegate.remote.IPurchaseDelegate;
 import games.strategy.triplea.delegate.remote.IUserActionDelegate;
 import org.triplea.java.collections.IntegerMap;
 import tripleagen.harness.Script;
+import tripleagen.harness.alike.ScriptedTurn;
 
 /**
  * A player of a scenario run that does nothing except what the scenario scripts: in its politics
@@ -52,11 +50,13 @@ final class ScriptedPlayer extends DoesNothingAi {
   // An idle player buys nothing but what it is scripted to and keeps its money at the end of its
   // turn, where 1.9's do-nothing AI buys as the easy AI does and then throws its money away.
   private final boolean idle;
+  private final ScriptedTurn turn;
 
   ScriptedPlayer(final String name, final Script script, final Script.Notes notes, final boolean idle) {
     super(name, PlayerTypes.DOES_NOTHING_PLAYER_LABEL);
     this.script = script;
     this.notes = notes;
+    this.turn = new ScriptedTurn(name, notes, this::getGameData);
     this.idle = idle;
   }
 
@@ -67,44 +67,11 @@ final class ScriptedPlayer extends DoesNothingAi {
     }
   }
 
-  private void recordNotOffered(final String action) {
-    final GameData data = getGameData();
-    notes.notOffered(getName(), action, data.getSequence().getRound(), data.getSequence().getStep().getName());
-  }
-
-  private void visited() {
-    final GameData data = getGameData();
-    notes.visited(data.getSequence().getRound(), data.getSequence().getStep().getName());
-  }
-
-  private String where() {
-    final GameData data = getGameData();
-    return " in round " + data.getSequence().getRound() + ", step " + data.getSequence().getStep().getName();
-  }
-
   @Override
   public void politicalActions() {
-    visited();
+    turn.visited();
     final IPoliticsDelegate politics = (IPoliticsDelegate) getPlayerBridge().getRemoteDelegate();
-    attemptEach(script.politicalActions, politics::getValidActions, politics::attemptAction);
-  }
-
-  /** Each named action the game offers now is attempted; the others are noted as not offered. */
-  private <T extends AbstractUserActionAttachment> void attemptEach(final List<String> names,
-      final Supplier<Collection<T>> offered, final Consumer<T> attempt) {
-    for (final String name : names) {
-      T chosen = null;
-      for (final T action : offered.get()) {
-        if (action.getName().equals(name)) {
-          chosen = action;
-        }
-      }
-      if (chosen == null) {
-        recordNotOffered(name);
-      } else {
-        attempt.accept(chosen);
-      }
-    }
+    turn.attemptEach(script.politicalActions, politics::getValidActions, politics::attemptAction);
   }
 
   /** The scripted purchase instead of the easy AI's (without one, it buys as 1.9's do-nothing AI does). */
@@ -121,14 +88,14 @@ final class ScriptedPlayer extends DoesNothingAi {
     for (final Map.Entry<String, Integer> wanted : script.purchases.entrySet()) {
       final ProductionRule rule = ruleFor(player, wanted.getKey());
       if (rule == null) {
-        notes.lines.add(getName() + " has no production rule for " + wanted.getKey() + where());
+        notes.lines.add(getName() + " has no production rule for " + wanted.getKey() + turn.where());
       } else {
         bought.add(rule, wanted.getValue());
       }
     }
     final String refused = bought.isEmpty() ? null : delegate.purchase(bought);
     if (refused != null) {
-      notes.lines.add(getName() + " could not buy " + script.purchases + where() + ": " + refused);
+      notes.lines.add(getName() + " could not buy " + script.purchases + turn.where() + ": " + refused);
     }
   }
 
@@ -174,12 +141,12 @@ final class ScriptedPlayer extends DoesNothingAi {
         }
         final String what = wanted.getValue() + " " + wanted.getKey() + " in " + entry.getKey();
         if (territory == null || units.size() < wanted.getValue()) {
-          notes.lines.add(getName() + " has not " + what + " to place" + where() + " (in hand: " + units.size() + ")");
+          notes.lines.add(getName() + " has not " + what + " to place" + turn.where() + " (in hand: " + units.size() + ")");
           continue;
         }
         final String refused = delegate.placeUnits(units, territory, IAbstractPlaceDelegate.BidMode.NOT_BID).orElse(null);
         if (refused != null) {
-          notes.lines.add(getName() + " could not place " + what + where() + ": " + refused);
+          notes.lines.add(getName() + " could not place " + what + turn.where() + ": " + refused);
         }
       }
     }
@@ -209,7 +176,7 @@ final class ScriptedPlayer extends DoesNothingAi {
         enough &= found == wanted.getValue();
       }
       if (!enough) {
-        notes.lines.add(getName() + " has not " + move.describe() + " to move" + where());
+        notes.lines.add(getName() + " has not " + move.describe() + " to move" + turn.where());
         continue;
       }
       final Route route = new Route(path);
@@ -220,7 +187,7 @@ final class ScriptedPlayer extends DoesNothingAi {
       final Map<Unit, Unit> boarding = ships.isEmpty() ? Map.of() : TransportUtils.mapTransports(route, units, ships);
       final String refused = delegate.performMove(new MoveDescription(units, route, boarding, airborne)).orElse(null);
       if (refused != null) {
-        notes.lines.add(getName() + " could not move " + move.describe() + where() + ": " + refused);
+        notes.lines.add(getName() + " could not move " + move.describe() + turn.where() + ": " + refused);
       }
     }
   }
@@ -284,8 +251,8 @@ final class ScriptedPlayer extends DoesNothingAi {
   /** Attempts the scripted user actions the game offers now (in each of the player's user-actions
    *  steps: the condition of one may only hold in a later one). */
   private void userActions(final IUserActionDelegate delegate) {
-    visited();
-    attemptEach(script.userActions, delegate::getValidActions, delegate::attemptAction);
+    turn.visited();
+    turn.attemptEach(script.userActions, delegate::getValidActions, delegate::attemptAction);
   }
 
   /*

@@ -7,8 +7,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.function.Consumer;
-import java.util.function.Supplier;
 
 import games.strategy.engine.data.GameData;
 import games.strategy.engine.data.GameStep;
@@ -24,7 +22,6 @@ import games.strategy.engine.gamePlayer.IPlayerBridge;
 import games.strategy.engine.message.IRemote;
 import games.strategy.triplea.TripleA;
 import games.strategy.triplea.ai.weakAI.DoesNothingAI;
-import games.strategy.triplea.attachments.AbstractUserActionAttachment;
 import games.strategy.triplea.attachments.UnitAttachment;
 import games.strategy.triplea.delegate.UserActionDelegate;
 import games.strategy.triplea.delegate.remote.IAbstractForumPosterDelegate;
@@ -35,6 +32,7 @@ import games.strategy.triplea.delegate.remote.IPurchaseDelegate;
 import games.strategy.triplea.delegate.remote.IUserActionDelegate;
 import games.strategy.util.IntegerMap;
 import tripleagen.harness.Script;
+import tripleagen.harness.alike.ScriptedTurn;
 
 /**
  * A player of a scenario run that does nothing except what the scenario scripts: in its politics
@@ -51,11 +49,13 @@ final class ScriptedPlayer extends DoesNothingAI {
   // An idle player buys nothing but what it is scripted to and keeps its money at the end of its
   // turn, where 1.9's do-nothing AI buys as the easy AI does and then throws its money away.
   private final boolean idle;
+  private final ScriptedTurn turn;
 
   ScriptedPlayer(final String name, final Script script, final Script.Notes notes, final boolean idle) {
     super(name, TripleA.DOESNOTHINGAI_COMPUTER_PLAYER_TYPE);
     this.script = script;
     this.notes = notes;
+    this.turn = new ScriptedTurn(name, notes, this::getGameData);
     this.idle = idle;
   }
 
@@ -66,44 +66,11 @@ final class ScriptedPlayer extends DoesNothingAI {
     }
   }
 
-  private void recordNotOffered(final String action) {
-    final GameData data = getGameData();
-    notes.notOffered(getName(), action, data.getSequence().getRound(), data.getSequence().getStep().getName());
-  }
-
-  private void visited() {
-    final GameData data = getGameData();
-    notes.visited(data.getSequence().getRound(), data.getSequence().getStep().getName());
-  }
-
-  private String where() {
-    final GameData data = getGameData();
-    return " in round " + data.getSequence().getRound() + ", step " + data.getSequence().getStep().getName();
-  }
-
   @Override
   public void politicalActions() {
-    visited();
+    turn.visited();
     final IPoliticsDelegate politics = (IPoliticsDelegate) getPlayerBridge().getRemoteDelegate();
-    attemptEach(script.politicalActions, politics::getValidActions, politics::attemptAction);
-  }
-
-  /** Each named action the game offers now is attempted; the others are noted as not offered. */
-  private <T extends AbstractUserActionAttachment> void attemptEach(final List<String> names,
-      final Supplier<Collection<T>> offered, final Consumer<T> attempt) {
-    for (final String name : names) {
-      T chosen = null;
-      for (final T action : offered.get()) {
-        if (action.getName().equals(name)) {
-          chosen = action;
-        }
-      }
-      if (chosen == null) {
-        recordNotOffered(name);
-      } else {
-        attempt.accept(chosen);
-      }
-    }
+    turn.attemptEach(script.politicalActions, politics::getValidActions, politics::attemptAction);
   }
 
   /** The scripted purchase instead of the easy AI's (without one, it buys as 1.9's do-nothing AI does). */
@@ -120,14 +87,14 @@ final class ScriptedPlayer extends DoesNothingAI {
     for (final Map.Entry<String, Integer> wanted : script.purchases.entrySet()) {
       final ProductionRule rule = ruleFor(player, wanted.getKey());
       if (rule == null) {
-        notes.lines.add(getName() + " has no production rule for " + wanted.getKey() + where());
+        notes.lines.add(getName() + " has no production rule for " + wanted.getKey() + turn.where());
       } else {
         bought.add(rule, wanted.getValue());
       }
     }
     final String refused = bought.isEmpty() ? null : delegate.purchase(bought);
     if (refused != null) {
-      notes.lines.add(getName() + " could not buy " + script.purchases + where() + ": " + refused);
+      notes.lines.add(getName() + " could not buy " + script.purchases + turn.where() + ": " + refused);
     }
   }
 
@@ -172,12 +139,12 @@ final class ScriptedPlayer extends DoesNothingAI {
         }
         final String what = wanted.getValue() + " " + wanted.getKey() + " in " + entry.getKey();
         if (territory == null || units.size() < wanted.getValue()) {
-          notes.lines.add(getName() + " has not " + what + " to place" + where() + " (in hand: " + units.size() + ")");
+          notes.lines.add(getName() + " has not " + what + " to place" + turn.where() + " (in hand: " + units.size() + ")");
           continue;
         }
         final String refused = delegate.placeUnits(units, territory, IAbstractPlaceDelegate.BidMode.NOT_BID);
         if (refused != null) {
-          notes.lines.add(getName() + " could not place " + what + where() + ": " + refused);
+          notes.lines.add(getName() + " could not place " + what + turn.where() + ": " + refused);
         }
       }
     }
@@ -207,7 +174,7 @@ final class ScriptedPlayer extends DoesNothingAI {
         enough &= found == wanted.getValue();
       }
       if (!enough) {
-        notes.lines.add(getName() + " has not " + move.describe() + " to move" + where());
+        notes.lines.add(getName() + " has not " + move.describe() + " to move" + turn.where());
         continue;
       }
       final Route route = new Route(path);
@@ -217,7 +184,7 @@ final class ScriptedPlayer extends DoesNothingAI {
           ? delegate.move(units, route, ships)
           : delegate.move(units, route, ships, airborne);
       if (refused != null) {
-        notes.lines.add(getName() + " could not move " + move.describe() + where() + ": " + refused);
+        notes.lines.add(getName() + " could not move " + move.describe() + turn.where() + ": " + refused);
       }
     }
   }
@@ -281,8 +248,8 @@ final class ScriptedPlayer extends DoesNothingAI {
   /** Attempts the scripted user actions the game offers now (in each of the player's user-actions
    *  steps: the condition of one may only hold in a later one). */
   private void userActions(final IUserActionDelegate delegate) {
-    visited();
-    attemptEach(script.userActions, delegate::getValidActions, delegate::attemptAction);
+    turn.visited();
+    turn.attemptEach(script.userActions, delegate::getValidActions, delegate::attemptAction);
   }
 
   /*
