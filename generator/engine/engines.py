@@ -32,10 +32,43 @@ _JAR_PATTERN = "triplea-game-headed-*.jar"
 # What the 2.x engine's XML readers get on top of 1.9's guard: the engine reads games through
 # StAX (XMLInputFactory), which must resolve no DTD or entity at all.
 _STAX_GUARD = "-Djavax.xml.stream.XMLInputFactory=tripleagen.guard.GuardedXMLInputFactory"
-# The 1.9 harness files that touch no engine class (the entry point, its option parsing, the JSON
-# writer, the exception log, scripts): the 2.x source set is these plus current/*.java, which holds
-# the same classes (CheckMode, PlayMode, ...) written against the 2.x API.
-SHARED_SOURCES = ("Harness.java", "Json.java", "Reflection.java", "Script.java", "EngineLog.java", "StepTimes.java")
+# The harness's Java, laid out by package below java/: source roots whose folders match the
+# `package` lines (tests/engine/test_java_layout.py). common/ holds what touches no engine class
+# (options, the serve loop, the play loop and every report record, JSON, the log, scripts);
+# alike/ what uses only classes and methods both engines have alike (the history's nodes, the
+# dice), written once and compiled with each; v19/ and current/ the adapters that call into the
+# 1.9 or 2.x API; guard/ the XML guard, compiled apart and first on every class path. An
+# engine's harness is its roots compiled together against its jar.
+JAVA_ROOT = HERE / "java"
+SOURCE_ROOTS = {EngineName.V1_9: ("common", "alike", "v19"), EngineName.CURRENT: ("common", "alike", "current")}
+GUARD_ROOT = "guard"
+MAIN_CLASSES = {EngineName.V1_9: "tripleagen.harness.v19.Main", EngineName.CURRENT: "tripleagen.harness.current.Main"}
+# The one Java release every class of ours is compiled for, by javac and ecj alike: the class
+# files run on 1.9's Java 17 and on 2.x's newer Java, whichever JDK compiled them.
+JAVA_RELEASE = 17
+RELEASE_FLAGS = ("--release", str(JAVA_RELEASE))
+# What CI adds to make a compiler's warnings fatal (tests/engine/test_java_compiles.py). The
+# engines' own deprecations (2.x deprecates its Tuple) and 1.9's manifest naming jars Debian
+# leaves out are the engines' business, not ours.
+STRICT_FLAGS = {"javac": ("-Xlint:all,-path,-deprecation,-removal", "-Werror"),
+                "ecj": ("-warn:-deprecation", "-failOnWarning")}
+
+
+def strict_compiler(compiler: tuple[str, ...]) -> tuple[str, ...]:
+    """compiler as CI runs it: its warnings shown (no -nowarn) and fatal (STRICT_FLAGS)."""
+    return (*(flag for flag in compiler if flag != "-nowarn"), *STRICT_FLAGS[compiler_kind(compiler)])
+
+
+def java_sources(*roots: str) -> tuple[Path, ...]:
+    """Every .java file below the named source roots of java/, in a stable order."""
+    return tuple(sorted(path for root in roots for path in (JAVA_ROOT / root).rglob("*.java")))
+
+
+def compiler_kind(compiler: tuple[str, ...]) -> str:
+    """"ecj" or "javac": which flag dialect the compiler command speaks."""
+    return "ecj" if Path(compiler[0]).name.startswith("ecj") else "javac"
+
+
 INSTALL_HINT_CURRENT = (
     f"install TripleA 2.x (https://triplea-game.org/download/) or unzip its portable package, and set "
     f"{CURRENT_HOME_VARIABLE} to its folder (the one holding .triplea-root and bin/)")
@@ -55,7 +88,7 @@ class Engine:
     guard_sources: tuple[Path, ...]  # the XML guard, compiled apart and first on every class path
     guard_properties: tuple[str, ...] = ()  # system properties on top of harness.XML_GUARD_PROPERTIES
     jvm_options: tuple[str, ...] = ()  # on top of the caller's options
-    harness_class: str = "tripleagen.harness.Harness"
+    harness_class: str = MAIN_CLASSES[EngineName.V1_9]
     cache_kind: str = "engine"
 
     def class_path(self) -> list[str]:
@@ -67,7 +100,10 @@ class Engine:
         digest = hashlib.sha256()
         for source in sources:
             source = Path(source)
-            digest.update(source.name.encode() + b"\0" + source.read_bytes() + b"\0")
+            # The path below its source root is the class's package and name.
+            shown = source.relative_to(JAVA_ROOT).as_posix() if source.is_relative_to(JAVA_ROOT) else source.name
+            digest.update(shown.encode() + b"\0" + source.read_bytes() + b"\0")
+        digest.update("\0".join(self.compiler).encode() + b"\0")  # the flags too: --release among them
         stat = self.jar.stat()
         digest.update(f"{self.jar}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
         for tool in (self.compiler[0], self.java):
@@ -102,10 +138,12 @@ def _missing(code: str, message: str, where: str, hint: str) -> EngineMissing:
 def legacy_engine(jar: Path) -> Engine:
     """Debian's 1.9 engine at jar, run by PATH's java 17 and compiled by PATH's javac."""
     return Engine(
-        name="1.9", jar=jar, java="java", compiler=("javac", "-J-Xmx512m", "-nowarn", "-encoding", "UTF-8"),
+        name="1.9", jar=jar, java="java",
+        compiler=("javac", "-J-Xmx512m", *RELEASE_FLAGS, "-nowarn", "-encoding", "UTF-8", "-proc:none"),
         working_dir=jar.parent,  # the engine reads game_engine.properties from its working folder
-        sources=tuple(sorted(HERE.glob("*.java"))),
-        guard_sources=(HERE / "guard" / "GuardedDocumentBuilderFactory.java",))
+        sources=java_sources(*SOURCE_ROOTS[EngineName.V1_9]),
+        guard_sources=(JAVA_ROOT / GUARD_ROOT / "tripleagen" / "guard" / "GuardedDocumentBuilderFactory.java",),
+        harness_class=MAIN_CLASSES[EngineName.V1_9])
 
 
 # ---------------------------------------------------------------- 2.x: the install
@@ -275,12 +313,12 @@ def choose_compiler(java: str, needed: int, environ=None) -> tuple[str, ...]:
             continue
         version = java_version(javac)
         if version is not None and version >= needed:
-            return (javac, "-J-Xmx512m", "-nowarn", "-encoding", "UTF-8", "-proc:none")
+            return (javac, "-J-Xmx512m", *RELEASE_FLAGS, "-nowarn", "-encoding", "UTF-8", "-proc:none")
         seen.append(f"{javac}: Java {version if version is not None else '?'}")
     ecj = shutil.which("ecj", path=environ.get("PATH"))
     if ecj:
-        # ecj reads class files of any version; our sources are Java 17.
-        return (ecj, "-17", "-proc:none", "-nowarn", "-encoding", "UTF-8")
+        # ecj reads class files of any version; it runs on an older Java than the engine's.
+        return (ecj, *RELEASE_FLAGS, "-proc:none", "-nowarn", "-encoding", "UTF-8")
     raise _missing("TG092", f"no compiler for the TripleA 2.x harness: it needs a javac of Java {needed} or newer "
                    "or Eclipse's ecj; " + ("found only " + "; ".join(seen) if seen else "no javac found"),
                    "triplea-gen", f"Debian/Ubuntu: apt-get install ecj (or 'triplea-gen engine install'); "
@@ -297,12 +335,11 @@ def current_engine(environ=None) -> Engine:
     needed = jar_java_version(jar)
     java = choose_java(home, needed, environ)
     compiler = choose_compiler(java, needed, environ)
-    current = HERE / "current"
     return Engine(
         name="current", jar=jar, java=java, compiler=compiler, working_dir=home,
-        sources=tuple([*(HERE / name for name in SHARED_SOURCES), *sorted(current.glob("*.java"))]),
-        guard_sources=(HERE / "guard" / "GuardedDocumentBuilderFactory.java",
-                       HERE / "guard" / "GuardedXMLInputFactory.java"),
+        sources=java_sources(*SOURCE_ROOTS[EngineName.CURRENT]),
+        guard_sources=java_sources(GUARD_ROOT),
+        harness_class=MAIN_CLASSES[EngineName.CURRENT],
         guard_properties=(_STAX_GUARD,),
         # Libraries of the 2.x jar use native access and Unsafe; Java 25 warns about both otherwise.
         jvm_options=("--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow"),

@@ -3,7 +3,7 @@
 For 1.9 the harness (Harness.java, play mode with --screenshot) opens the client's game window
 under Xvfb with the map folder installed in a scratch user.home (triplea/downloadedMaps/<mapName>),
 lets the easy AI play every player for the requested rounds, and photographs the screen. For the
-current engine (2.x) current/ClientGui.java does the same through the client's own launch
+current engine (2.x) java/current/tripleagen/harness/current/ClientGui.java does the same through the client's own launch
 action; 2.x shows every warning it logs in an error window, and draws placeholders for a unit
 without an image and a resource without an icon, which its image factories are asked about.
 Everything the client says goes to its log; an exception there, a "MISSING IMAGE" line, a
@@ -22,6 +22,7 @@ from pathlib import Path
 from generator.core.diagnostics import EXIT_UNUSABLE, Diagnostic, DiagnosticError, Position, display_path
 from generator.engine import lifecycle
 from generator.engine.engines import Engine
+from generator.engine.records import Record, read_output
 from generator.engine.harness import (_JVM_GRACE_SECONDS, _JVM_OPTIONS, HARNESS_CLASS, _error,
                                       harness_classes, java_command, out_of_memory_error, resolve_engine,
                                       run_bounded, stage_for_engine, vet_for_engine)
@@ -34,8 +35,8 @@ DEFAULT_GUI_TIMEOUT = 600.0
 _CLIENT_JVM_OPTIONS = tuple("-Djava.awt.headless=false" if option == "-Djava.awt.headless=true" else option
                             for option in _JVM_OPTIONS)
 _CONSOLE_LINES_KEPT = 40
-# The 2.x client's entry (generator/engine/current/ClientGui.java, in the harness package).
-CURRENT_CLIENT_CLASS = "tripleagen.harness.ClientGui"
+# The 2.x client's entry (java/current/tripleagen/harness/current/ClientGui.java, 2.x's adapter package).
+CURRENT_CLIENT_CLASS = "tripleagen.harness.current.ClientGui"
 
 
 @dataclass
@@ -225,7 +226,7 @@ def run_gui(game: Path, map_dir: Path, rounds: int = 1, screenshot: Path | None 
                 "TG316", f"the desktop client did not finish within {timeout + _JVM_GRACE_SECONDS:.0f} s and was "
                 "killed (with its X server)", Position(shown), "raise --timeout, or play fewer rounds")]) from None
         console = finished.stderr.decode("utf-8", "replace").splitlines()[-_CONSOLE_LINES_KEPT:]
-        report = _read_report(finished.stdout, finished.returncode, console, shown)
+        report = _read_report(finished.stdout, finished.returncode, console, shown, engine.name)
         client = report.get("client", {})
         if centre is not None and report["stopped_by"] in ("rounds", "game over") and client.get("centred_on") is None:
             raise _error("TG304", f"--centre: the game has no territory named '{centre}'", shown,
@@ -268,7 +269,7 @@ def _map_colours(map_dir: Path) -> tuple[tuple[int, int, int], ...]:
     return ()
 
 
-def _read_report(stdout: bytes, status: int, console: list[str], shown: str) -> dict:
+def _read_report(stdout: bytes, status: int, console: list[str], shown: str, engine: str) -> Record:
     try:
         report = json.loads(stdout.decode("utf-8", "replace"))
     except json.JSONDecodeError:
@@ -279,6 +280,7 @@ def _read_report(stdout: bytes, status: int, console: list[str], shown: str) -> 
         raise DiagnosticError([Diagnostic(
             "TG315", f"the desktop client died without a report (exit status {status}); its last words: {said}",
             Position(shown), "the client's own message above names the cause")]) from None
+    report = read_output("gui", report, engine)  # TG093 when it is no record the client prints
     if not report.get("ok"):
         raise _error("TG310", f"the engine refused the game: {report.get('error')}", shown,
                      "'triplea-gen engine check' shows the same verdict; fix what the engine names")

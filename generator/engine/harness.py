@@ -1,7 +1,9 @@
 """The real TripleA engine in the loop: its own parser on our files (check) and
 headless games played by its AI (play), through a small Java program of ours
-(the *.java files beside this module for 1.9, current/ for 2.x), compiled on first use
-into the user's cache. Which engine: an Engine of engines.py (default: 1.9).
+(java/: the engine-neutral common/ with the adapter package of the engine, v19/ or current/;
+engines.SOURCE_ROOTS), compiled for engines.JAVA_RELEASE on first use into the user's cache.
+Which engine: an Engine of engines.py (default: 1.9). What it prints is read through
+harness-records.schema.json (records.py).
 
 Everything the engine writes (settings, autosaves, map links) goes to a scratch
 user.home that is deleted afterwards; the user's ~/triplea is never touched."""
@@ -9,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -21,11 +24,13 @@ from generator.core.datacache import cache_folder
 from generator.core.diagnostics import (EXIT_ERRORS, EXIT_OK, EXIT_UNUSABLE, Diagnostic, DiagnosticError,
                                         Position, display_path)
 from generator.engine import lifecycle, memory
-from generator.engine.engines import Engine, engine_class_path, engine_named, legacy_engine  # noqa: F401 (engine_class_path: re-exported)
+from generator.engine.engines import (JAVA_RELEASE, MAIN_CLASSES, SOURCE_ROOTS, Engine, engine_class_path,  # noqa: F401 (engine_class_path: re-exported)
+                                      engine_named, java_sources, legacy_engine)
 from generator.engine.install import engine_jar, engine_problem
+from generator.engine.records import Record, read_output
 from generator.core.enginename import EngineName
 
-HARNESS_CLASS = "tripleagen.harness.Harness"
+HARNESS_CLASS = MAIN_CLASSES[EngineName.V1_9]
 AI_CHOICES = ("easy", "fast")
 DEFAULT_PLAY_TIMEOUT = 600.0
 # Time on top of the game's own limit for starting the JVM and reading the game, after
@@ -147,7 +152,7 @@ def _error(code: str, message: str, where: str, hint: str = "") -> DiagnosticErr
 
 
 def _java_sources() -> list[Path]:
-    return sorted(Path(__file__).resolve().parent.glob("*.java"))
+    return list(java_sources(*SOURCE_ROOTS[EngineName.V1_9]))
 
 
 def _harness_key(jar: Path, sources: list[Path]) -> str:
@@ -190,9 +195,9 @@ def compile_java(sources: list[Path], kind: str, engine: Engine | str | None = N
                    "-cp", os.pathsep.join(engine.class_path()), *map(str, sources)]
         compiled = subprocess.run(command, capture_output=True, text=True)
         if compiled.returncode != 0:
-            raise _error("TG302", f"could not compile {', '.join(s.name for s in sources)}: "
-                         + (compiled.stderr.strip() or compiled.stdout.strip()),
-                         display_path(sources[0].parent) if sources else "triplea-gen",
+            said = compiled.stderr.strip() or compiled.stdout.strip()
+            raise _error("TG302", f"could not compile the {engine.name} harness ({len(sources)} files, "
+                         f"--release {JAVA_RELEASE}): " + said, compile_error_place(said, sources),
                          f"the installed engine ({engine.jar}) may not be the {engine.name} version "
                          "triplea-gen drives")
         try:
@@ -203,6 +208,21 @@ def compile_java(sources: list[Path], kind: str, engine: Engine | str | None = N
     finally:
         shutil.rmtree(building, ignore_errors=True)  # safe-write: our own folder (rmtree follows no link)
     return target
+
+
+# javac: "PATH:LINE: error: ..."; ecj: "1. ERROR in PATH (at line LINE)".
+_JAVAC_PLACE = re.compile(r"^(?P<path>\S+\.java):(?P<line>\d+): error:", re.MULTILINE)
+_ECJ_PLACE = re.compile(r"^\d+\. ERROR in (?P<path>.+?\.java) \(at line (?P<line>\d+)\)", re.MULTILINE)
+
+
+def compile_error_place(said: str, sources: list[Path]) -> str:
+    """Where the compiler's first error is, as file:line (the source's shown path), or the first
+    source's folder when the compiler named no place."""
+    for pattern in (_JAVAC_PLACE, _ECJ_PLACE):
+        found = pattern.search(said)
+        if found:
+            return str(Position(display_path(Path(found["path"])), int(found["line"])))
+    return display_path(sources[0].parent) if sources else "triplea-gen"
 
 
 def harness_classes(engine: Engine | str | None = None) -> Path:
@@ -305,14 +325,16 @@ def run_bounded(command: list[str], cwd: Path, timeout: float, env: dict | None 
     return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
 
 
-def _run_harness(arguments, games: dict[Path, bytes], timeout: float, engine: Engine | str | None = None) -> dict:
-    """Runs the harness in a fresh JVM with a scratch user.home; returns its JSON report.
+def _run_harness(arguments, games: dict[Path, bytes], timeout: float, engine: Engine | str | None = None) -> Record:
+    """Runs the harness in a fresh JVM with a scratch user.home; returns its JSON report, read as
+    one of the records its mode (the first argument) may print (records.read_output; TG093).
     games maps each game file to its vetted bytes; arguments(staged) gives the harness
     arguments for their staged copies."""
     engine = resolve_engine(engine)
     with lifecycle.scratch_folder("home") as home:  # safe-write: made exclusively, private (lifecycle)
         staged = [stage_for_engine(game, home, data) for game, data in games.items()]
-        command = java_command(harness_classes(engine), engine.harness_class, arguments(staged), home,
+        harness_arguments = arguments(staged)
+        command = java_command(harness_classes(engine), engine.harness_class, harness_arguments, home,
                                engine=engine)
         # The engine reads game_engine.properties from its working directory.
         try:
@@ -322,7 +344,7 @@ def _run_harness(arguments, games: dict[Path, bytes], timeout: float, engine: En
                          "triplea-gen", "raise --timeout, or play fewer rounds") from None
     stdout = finished.stdout.decode("utf-8", "replace")
     try:
-        return json.loads(stdout)
+        report = json.loads(stdout)
     except json.JSONDecodeError:
         console = finished.stderr.decode("utf-8", "replace").strip().splitlines()
         # The JVM's own "Terminating due to ..." line goes to stdout.
@@ -332,6 +354,7 @@ def _run_harness(arguments, games: dict[Path, bytes], timeout: float, engine: En
         raise _error("TG303", f"the engine harness stopped without a report (exit status "
                      f"{finished.returncode}): " + " | ".join(console[-5:]), "triplea-gen",
                      "this is a bug in triplea-gen or a broken Java installation") from None
+    return read_output(harness_arguments[0], report, engine.name)
 
 
 def out_of_memory_error(status: int, console: list[str]) -> DiagnosticError | None:

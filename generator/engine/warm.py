@@ -18,6 +18,7 @@ from pathlib import Path
 
 from generator.core.diagnostics import display_path
 from generator.engine import harness, lifecycle
+from generator.engine.records import Record, read_output
 
 
 
@@ -53,7 +54,7 @@ class WarmHarness:
         assert process is not None and process.stdin is not None and process.stdout is not None
         return process, process.stdin, process.stdout
 
-    def play(self, path: Path, options: list[str], timeout: float) -> dict:
+    def play(self, path: Path, options: list[str], timeout: float) -> Record:
         """The harness's play report for one game, as harness.play_scenario_game gives it."""
         path = Path(path)
         vetted = harness.vet_for_engine(path)
@@ -82,7 +83,7 @@ class WarmHarness:
                                      "triplea-gen", "this is a bug in triplea-gen or a broken Java installation")
             raise harness._error("TG312", f"the engine did not finish within {timeout:.0f} s and was stopped",
                                  "triplea-gen", "raise --timeout, or play fewer rounds")
-        report = json.loads(line)
+        report = read_output("play", json.loads(line), self.engine.name)  # TG093 when it is no play record
         if report.get("stopped_by") == "time limit":
             self.close()  # the harness halts its JVM after a game stopped by its watchdog
         if not report["ok"]:

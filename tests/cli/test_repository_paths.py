@@ -25,8 +25,12 @@ NOT_REPOSITORY_PATHS = {
 def _folders() -> set[str]:
     """The names a mention may start with: the folders of generator/ and templates/, and the top ones."""
     top = {p.name for p in REPO.iterdir() if p.is_dir() and not p.name.startswith(".") or p.name == ".ci"}
+    # Below the Java harness's source roots the folders are package names (games/, tripleagen/):
+    # a mention such as games/map.yml is a map folder's, not theirs.
+    packages = PACKAGE / "engine" / "java"
     inner = {p.name for base in (PACKAGE, TEMPLATES) for p in base.rglob("*")
-             if p.is_dir() and p.name != "__pycache__"}
+             if p.is_dir() and p.name != "__pycache__" and p.parent.parent != packages
+             and not p.parent.parent.is_relative_to(packages)}
     return (top | inner) - {".venv", ".git", "__pycache__", "triplea_gen.egg-info"}
 
 

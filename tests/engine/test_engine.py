@@ -301,6 +301,8 @@ def test_compile_failure_is_tg302(tmp_path, monkeypatch):
         harness.harness_classes()
     diagnostic = caught.value.diagnostics[0]
     assert diagnostic.code == "TG302" and "undefinedCall" in diagnostic.message
+    # the compiler's first error as file:line, and the release the harness is compiled for
+    assert str(diagnostic.position).endswith("Broken.java:1:1") and "--release 17" in diagnostic.message
     assert list((tmp_path / "cache" / "triplea-gen" / "engine").iterdir()) == []
 
 
