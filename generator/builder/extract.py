@@ -14,7 +14,8 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from generator.model import game as m
-from generator.model.fields import yaml_items
+from generator.model.fields import attributes_of, yaml_items
+from generator.speclang.declared import CHANGED_PROPERTY
 from generator.model.compare import SECTION_BY_NAME, SECTIONS, Section, identities
 from generator.core.diagnostics import Collector, Diagnostic, Position, display_path
 from generator.speclang.overlay import read_mod, rules_priced_by_cost, set_options
@@ -291,8 +292,8 @@ class _Extraction:
             return False
         if sum(1 for p in self.mod.properties or [] if p.name == new.name) > 1:
             return False
-        fields = {key: getattr(new, key) for key in ("value", "editable", "text")
-                  if getattr(old, key) != getattr(new, key)}
+        # the keys of a mod's property change are the model's field names
+        fields = {key: getattr(new, key) for key in CHANGED_PROPERTY.names if getattr(old, key) != getattr(new, key)}
         if list(fields) == ["value"] and new.value is not None:
             self.change["properties"][new.name] = scalar(new.value)
         else:
@@ -302,10 +303,9 @@ class _Extraction:
 
     def _player_fields(self, old: m.Player, new: m.Player) -> bool:
         fields = self._player_change(new.name)
-        for key, attr in (("optional", "optional"), ("canBeDisabled", "can_be_disabled"),
-                          ("defaultType", "default_type"), ("isHidden", "is_hidden")):
-            if getattr(old, attr) != getattr(new, attr):
-                fields[key] = _value(getattr(new, attr))
+        for setting in attributes_of(m.Player):
+            if not setting.required and getattr(old, setting.field) != getattr(new, setting.field):
+                fields[setting.yaml] = _value(getattr(new, setting.field))
         return True
 
     def _frontier_choice(self, old: m.PlayerFrontier | None, new: m.PlayerFrontier) -> bool:

@@ -6,7 +6,7 @@ names) and builds the game model; every model entity keeps its YAML position."""
 from __future__ import annotations
 
 from generator.model import game as m
-from generator.model.fields import from_fields
+from generator.model.fields import attributes_of, from_fields
 from generator.core.diagnostics import Collector, DiagnosticError, Position
 from generator.read.extras import parse_fragment
 from generator.read.safexml import is_bare_file_name
@@ -31,7 +31,7 @@ def read_game(data: Raw, source: str, collector: Collector, what: str = "the spe
     info = r.fields(top.get("info"), "info", at("info"), d.INFO)
     if "info" not in top and not partial:
         r.error("TG032", "the spec has no 'info' section", r.pos(top), "add: info: {name: My Game, version: '1.0'}")
-    game.info = m.Info(info.get("name"), info.get("version"), at("info"))
+    game.info = from_fields(m.Info, info, pos=at("info"))
     if "doctype" in top:
         game.doctype = r.text(top["doctype"], "doctype", at("doctype"))
         if game.doctype is not None and not is_bare_file_name(game.doctype):
@@ -50,9 +50,8 @@ def read_game(data: Raw, source: str, collector: Collector, what: str = "the spe
                           for name, body, pos in r.entries(top["variables"], "variables", at("variables"), "name")]
     _read_map(r, top.get("map"), at("map"), game)
     if "resources" in top:
-        game.resources = [m.Resource(name, r.fields(body, f"resource {name}", pos, d.RESOURCE).get(
-            "isDisplayedFor"), pos) for name, body, pos in r.entries(top["resources"], "resources", at("resources"),
-                                                                      "name")]
+        game.resources = [from_fields(m.Resource, r.fields(body, f"resource {name}", pos, d.RESOURCE), name=name, pos=pos)
+                          for name, body, pos in r.entries(top["resources"], "resources", at("resources"), "name")]
     for name, body, pos in r.entries(top.get("players"), "players", at("players"), "name"):
         f = r.fields(body, f"player {name}", pos, d.PLAYER)
         game.players.append(from_fields(m.Player, f, name=name, pos=pos))
@@ -63,8 +62,8 @@ def read_game(data: Raw, source: str, collector: Collector, what: str = "the spe
             setattr(game, attr, [m.Named(name, pos) for name, pos in r.names(top[key], key, at(key))])
     for name, body, pos in r.entries(top.get("delegates"), "delegates", at("delegates"), "name"):
         f = r.fields(body, f"delegate {name}", pos, d.DELEGATE)
-        game.delegates.append(m.Delegate(name, _java_class(r, f, m.DELEGATE_PACKAGE, f"delegate {name}", pos),
-                                         f.get("display"), pos))
+        game.delegates.append(from_fields(m.Delegate, f, name=name, pos=pos,
+                                          java_class=_java_class(r, f, m.DELEGATE_PACKAGE, f"delegate {name}", pos)))
     if "sequence" in top:
         game.steps = read_steps(r, top["sequence"], at("sequence"))
     game.offset = r.text(top.get("offset"), "offset", at("offset"))
@@ -155,7 +154,7 @@ def _read_map(r: SpecReader, data: Raw, pos: Position, game: m.Game) -> None:
         game.grids.append(m.Grid({k: v for k, v in f.items() if v is not None}, water, grid_pos))
     for name, body, tpos in r.entries(section.get("territories"), "territories", at("territories"), "name"):
         f = r.fields(body, f"territory {name}", tpos, d.TERRITORY)
-        game.territories.append(m.Territory(name, f.get("water"), tpos))
+        game.territories.append(from_fields(m.Territory, f, name=name, pos=tpos))
     game.connections = [m.Connection(a, b, p) for a, b, p in
                         _pair_list(r, section.get("connections"), "connections", at("connections"))]
     game.remove_connections = [m.Connection(a, b, p) for a, b, p in
@@ -193,8 +192,9 @@ def read_steps(r: SpecReader, data: Raw, pos: Position) -> list[m.Step]:
     return steps
 
 
-def _amounts(r: SpecReader, data: Raw, what: str, pos: Position) -> list[m.Amount]:
-    return [m.Amount(name, r.text(value[1] if isinstance(value, list) and len(value) > 1 else
+def _amounts(r: SpecReader, data: Raw, what: str, pos: Position, kind: type[m.Amount]) -> list[m.Amount]:
+    """A rule's costs (kind m.Cost) or results (m.Result): item → quantity, or [item, quantity]."""
+    return [kind(name, r.text(value[1] if isinstance(value, list) and len(value) > 1 else
                                   (None if isinstance(value, list) else value), f"quantity of {name}", apos), apos)
             for name, value, apos in r.entries(data, what, pos, "name")]
 
@@ -207,8 +207,8 @@ def _read_rules(r: SpecReader, data: Raw, what: str, pos: Position) -> list[m.Pr
                     "write {cost: {PUs: 3}, result: {infantry: 1}}")
             continue
         r.check_keys(body, d.PRODUCTION_RULE.names, f"{what} {name}")
-        rules.append(m.ProductionRule(name, _amounts(r, body.get("cost"), f"cost of {name}", rpos),
-                                      _amounts(r, body.get("result"), f"result of {name}", rpos), rpos))
+        rules.append(m.ProductionRule(name, _amounts(r, body.get("cost"), f"cost of {name}", rpos, m.Cost),
+                                      _amounts(r, body.get("result"), f"result of {name}", rpos, m.Result), rpos))
     return rules
 
 
@@ -258,7 +258,7 @@ def _read_technology(r: SpecReader, data: Raw, pos: Position) -> m.Technology | 
     technology = m.Technology()
     if "technologies" in section:
         technology.technologies = [
-            m.TechName(name, r.fields(body, f"technology {name}", tpos, d.TECHNAME).get("tech"), tpos)
+            from_fields(m.TechName, r.fields(body, f"technology {name}", tpos, d.TECHNAME), name=name, pos=tpos)
             for name, body, tpos in r.entries(section["technologies"], "technologies", at("technologies"), "name")]
     for player, body, ppos in r.entries(section.get("playerTech"), "playerTech", at("playerTech"), "player"):
         categories_data = body.get("categories") if isinstance(body, dict) and "player" in body else body
@@ -306,18 +306,20 @@ def _read_attachments(r: SpecReader, data: Raw, pos: Position) -> list[m.Attachm
         at = body.position_of
         name = r.text(body.get("name"), "attachment name", apos, required=True)
         what = f"attachment {name}"
-        attachment = m.Attachment(
-            name=name, attach_to=r.text(body.get("attachTo"), f"attachTo of {what}", at("attachTo"), required=True),
-            java_class=_java_class(r, {k: r.text(body[k], k, at(k)) for k in ("class", "javaClass") if k in body},
-                                   m.ATTACHMENT_PACKAGE, what, apos),
-            type=r.text(body.get("type"), f"type of {what}", at("type")),
-            foreach=r.text(body.get("foreach"), f"foreach of {what}", at("foreach")), pos=apos)
+        found: dict[str, str | None] = {}
+        for a in attributes_of(m.Attachment):
+            if a.field == "java_class":  # written short (class:) or in full (javaClass:)
+                found[a.yaml] = _java_class(r, {k: r.text(body[k], k, at(k)) for k in ("class", a.yaml) if k in body},
+                                            m.ATTACHMENT_PACKAGE, what, apos)
+            elif a.field != "name":
+                found[a.yaml] = r.text(body.get(a.yaml), f"{a.yaml} of {what}", at(a.yaml), required=a.required)
+        attachment = from_fields(m.Attachment, found, name=name, pos=apos)
         for option_name, value, opos in _option_entries(r, body.get("options"), f"options of {what}", at("options")):
             if isinstance(value, dict):
                 r.check_keys(value, d.OPTION.names, f"option {option_name}")
-                attachment.options.append(m.Option(
-                    option_name, r.text(value.get("value"), f"option {option_name}", opos),
-                    r.text(value.get("count"), f"count of option {option_name}", opos), opos))
+                texts = {key: r.text(value.get(key), f"option {option_name}" if key == "value" else
+                                     f"{key} of option {option_name}", opos) for key in d.OPTION.names}
+                attachment.options.append(from_fields(m.Option, texts, name=option_name, pos=opos))
             else:
                 attachment.options.append(m.Option(option_name, r.text(value, f"option {option_name}", opos), None,
                                                    opos))
@@ -417,6 +419,5 @@ def _read_properties(r: SpecReader, data: Raw, pos: Position) -> list[m.Property
             else:
                 r.error("TG031", f"type of property {name} must be a name such as boolean or number",
                         ppos, "write type: boolean, or type: {number: {min: 0, max: 10}}")
-        properties.append(m.Property(name, f.get("value"), f.get("editable"), f.get("player"), f.get("min"),
-                                     f.get("max"), types, f.get("text"), ppos))
+        properties.append(from_fields(m.Property, f, name=name, types=types, text=f.get("text"), pos=ppos))
     return properties

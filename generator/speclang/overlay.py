@@ -15,6 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from generator.model import game as m
+from generator.model.fields import attributes_of
 from generator.speclang.basegame import find_base
 from generator.core.diagnostics import Collector, Position, closest
 from generator.read.yamlio import LocatedDict
@@ -268,7 +269,7 @@ class _Overlay:
             return
         amounts = cost if isinstance(cost, dict) else {"PUs": cost}
         for rule in rules:
-            rule.costs = [m.Amount(str(resource), self.r.text(quantity, f"cost of {unit}", pos), pos)
+            rule.costs = [m.Cost(str(resource), self.r.text(quantity, f"cost of {unit}", pos), pos)
                           for resource, quantity in amounts.items()]
 
     def _change_territory(self, territory: str, body: Raw, pos: Position) -> None:
@@ -312,10 +313,9 @@ class _Overlay:
             self._set_frontier(player, fields["frontier"] or "", pos)
         if "prices" in fields:  # after frontier: the prices go into the frontier the player ends up with
             set_player_prices(self.r, self.game, player, fields["prices"], body.position_of("prices"), self.known)
-        for key, attr in (("optional", "optional"), ("canBeDisabled", "can_be_disabled"),
-                          ("defaultType", "default_type"), ("isHidden", "is_hidden")):
-            if key in fields:
-                setattr(target, attr, fields[key])
+        for setting in attributes_of(m.Player):  # all but the name (required) are the player's settings
+            if not setting.required and setting.yaml in fields:
+                setattr(target, setting.field, fields[setting.yaml])
 
     def _set_frontier(self, player: str, frontier: str, pos: Position) -> None:
         production = self.game.production = self.game.production or m.Production()
@@ -334,7 +334,7 @@ class _Overlay:
         else:
             fields = {"value": self.r.text(body, f"property {name}", pos)}
         prop = existing.get(name) or m.Property(name, pos=pos)
-        for key in ("value", "editable", "text"):
+        for key in d.CHANGED_PROPERTY.names:  # they are the model's field names too
             if key in fields:
                 setattr(prop, key, fields[key])
         if name not in existing:

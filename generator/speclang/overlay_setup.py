@@ -194,7 +194,8 @@ class SetupChanges:
         for index, item in enumerate(seq):
             rpos = seq.position_of(index)
             f = r.fields(item, "a relationship", rpos, d.RELATIONSHIP, positional=True)
-            first, second, kind = f.get("player1") or "", f.get("player2") or "", f.get("type") or ""
+            given = from_fields(m.Relationship, f, pos=rpos)
+            first, second, kind = given.player1, given.player2, given.type
             if not (self.known("player", first, self._players(), rpos)
                     and self.known("player", second, self._players(), rpos)
                     and self.known("relationship type", kind, types, rpos)):
@@ -202,8 +203,9 @@ class SetupChanges:
             relationships = init.relationships = init.relationships if init.relationships is not None else []
             target = next((rel for rel in relationships if {rel.player1, rel.player2} == {first, second}), None)
             if target is None:
-                relationships.append(m.Relationship(first, second, kind, f.get("roundValue") or "1", rpos))
+                given.round_value = given.round_value or "1"
+                relationships.append(given)
             else:
                 target.type, target.pos = kind, rpos
-                if f.get("roundValue"):
-                    target.round_value = f["roundValue"]
+                if given.round_value:
+                    target.round_value = given.round_value
