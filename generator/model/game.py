@@ -41,8 +41,9 @@ class Territory:
 
 @dataclass(slots=True)
 class GridWater:
-    x: str | None = attribute("x", "the cell's column")
-    y: str | None = attribute("y", "the cell's row")
+    # both required: a <water> cell without either names no cell (the 1.9 engine needs both; the XSD too)
+    x: str = attribute("x", "the cell's column", required=True)
+    y: str = attribute("y", "the cell's row", required=True)
 
 
 @dataclass(slots=True)

@@ -70,9 +70,9 @@ class XmlReader:
         """Element children the model takes, in the template's order. `allowed` lists the tags
         in that order (a tuple: tags of the same rank); a tag in `once` is taken once only."""
         rank_of = {}
-        for rank, tags in enumerate(allowed):
+        for place, tags in enumerate(allowed):
             for tag in (tags,) if isinstance(tags, str) else tags:
-                rank_of[tag] = rank
+                rank_of[tag] = place
         last = -1
         for child in element:
             if not isinstance(child.tag, str):
@@ -164,7 +164,7 @@ def import_tree(tree: etree._ElementTree, source: str, collector: Collector,
         "attachmentList": _read_attachments, "attatchmentList": _read_attachments,
         "initialize": _read_initialize, "propertyList": _read_properties,
     }
-    order = [tag for tag in sections if tag not in ("attachmentList", "attatchmentList")]
+    order: list[str | tuple[str, ...]] = [tag for tag in sections if tag not in ("attachmentList", "attatchmentList")]
     order.insert(order.index("initialize"), ("attachmentList", "attatchmentList"))
     present = list(reader.children(root, *order, once=tuple(sections)))
     with progress(f"importing {source}", len(present)) as shown:

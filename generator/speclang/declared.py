@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import sys
+from typing import Callable
 from pathlib import Path
 
 from generator.model import fields
@@ -333,9 +334,9 @@ def _marker(name: str) -> tuple[str, str]:
         f"<!-- end: {name} -->\n"
 
 
-def readme_blocks(text: str) -> dict[str, str]:
-    """The generated blocks as they stand in a README text."""
-    blocks = {}
+def readme_blocks(text: str) -> dict[str, str | None]:
+    """The generated blocks as they stand in a README text (None: a block's markers are missing)."""
+    blocks: dict[str, str | None] = {}
     for name in readme_tables():
         start, end = _marker(name)
         match = re.search(re.escape(start) + "(.*?)" + re.escape(end), text, re.S)
@@ -343,11 +344,16 @@ def readme_blocks(text: str) -> dict[str, str]:
     return blocks
 
 
+def _constant(text: str) -> Callable[[re.Match[str]], str]:
+    """A replacement for re.sub that gives `text` as it is (made per call: no loop variable read late)."""
+    return lambda _match: text
+
+
 def update_readme(text: str) -> str:
     for name, table in readme_tables().items():
         start, end = _marker(name)
-        block = start + table + end  # a string made now, not a lambda reading the loop's variables later
-        text, count = re.subn(re.escape(start) + ".*?" + re.escape(end), lambda _, block=block: block, text,
+        # the block as it is (a replacement string would read its backslashes)
+        text, count = re.subn(re.escape(start) + ".*?" + re.escape(end), _constant(start + table + end), text,
                               flags=re.S)
         if count != 1:
             raise ValueError(f"README has {count} blocks marked {start.strip()}")

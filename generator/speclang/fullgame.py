@@ -5,11 +5,14 @@ shape problem in one pass (unknown keys with a suggestion, wrong types, missing
 names) and builds the game model; every model entity keeps its YAML position."""
 from __future__ import annotations
 
+from typing import Iterator
+
 from generator.model import game as m
 from generator.model.fields import attributes_of, from_fields
 from generator.core.diagnostics import Collector, DiagnosticError, Position
 from generator.read.extras import parse_fragment
 from generator.read.safexml import is_bare_file_name
+from generator.read.yamlio import LocatedDict, LocatedList
 from generator.speclang import declared as d
 from generator.speclang.declared import ENGINES, GEOMETRY_KEYS
 from generator.speclang.reader import SpecReader
@@ -86,8 +89,9 @@ def read_game(data: Raw, source: str, collector: Collector, what: str = "the spe
 def _read_extras(r: SpecReader, data: Raw, pos: Position) -> list[m.Extra]:
     """Verbatim content (generator.read.extras): {at, after, xml | text} or {at, attributes}."""
     extras = []
-    for index, body in enumerate(r.sequence(data, "extra", pos) or []):
-        item_pos = r.pos(body, data.position_of(index))
+    seq = r.sequence(data, "extra", pos) or LocatedList()
+    for index, body in enumerate(seq):
+        item_pos = r.pos(body, seq.position_of(index))
         f = r.fields(body, "an extra entry", item_pos, d.EXTRA)
         pieces = [key for key in ("xml", "text", "attributes") if key in f]
         if len(pieces) != 1:
@@ -130,9 +134,9 @@ def _java_class(r: SpecReader, f: dict, package: str, what: str, pos: Position) 
 
 
 def _pair_list(r: SpecReader, data: Raw, what: str, pos: Position) -> list[tuple[str, str, Position]]:
-    seq = r.sequence(data, what, pos)
+    seq = r.sequence(data, what, pos) or LocatedList()
     pairs = []
-    for index, item in enumerate(seq or []):
+    for index, item in enumerate(seq):
         item_pos = seq.position_of(index)
         if not isinstance(item, list) or len(item) != 2:
             r.error("TG031", f"each item of {what} must be a pair [a, b]", item_pos, "write [Territory A, Territory B]")
@@ -149,7 +153,8 @@ def _read_map(r: SpecReader, data: Raw, pos: Position, game: m.Game) -> None:
     for _index, grid in enumerate(r.sequence(section.get("grids"), "grids", at("grids")) or []):
         grid_pos = r.pos(grid, at("grids"))
         f = r.fields(grid, "grid", grid_pos, d.GRID)
-        water = [m.GridWater(r.text(c[0], "water x", grid_pos), r.text(c[1], "water y", grid_pos))
+        water = [m.GridWater(r.text(c[0], "water x", grid_pos, required=True),
+                             r.text(c[1], "water y", grid_pos, required=True))
                  for c in (f.pop("water", None) or []) if isinstance(c, list) and len(c) == 2]
         game.grids.append(m.Grid({k: v for k, v in f.items() if v is not None}, water, grid_pos))
     for name, body, tpos in r.entries(section.get("territories"), "territories", at("territories"), "name"):
@@ -178,7 +183,7 @@ def _read_alliances(r: SpecReader, data: Raw, pos: Position, game: m.Game) -> No
 
 def read_steps(r: SpecReader, data: Raw, pos: Position) -> list[m.Step]:
     steps = []
-    seq = r.sequence(data, "sequence", pos) or []
+    seq = r.sequence(data, "sequence", pos) or LocatedList()
     for index, body in enumerate(seq):
         spos = r.pos(body, seq.position_of(index))
         f = r.fields(body, "step", spos, d.STEP)
@@ -270,7 +275,7 @@ def _read_technology(r: SpecReader, data: Raw, pos: Position) -> m.Technology | 
     return technology
 
 
-def _option_entries(r: SpecReader, data: Raw, what: str, pos: Position):
+def _option_entries(r: SpecReader, data: Raw, what: str, pos: Position) -> Iterator[tuple[str, Raw, Position]]:
     """Options as a mapping (repeats as lists) or as a list of one-key mappings (exact order)."""
     if isinstance(data, dict):
         for name, value in data.items():
@@ -295,8 +300,9 @@ def _option_entries(r: SpecReader, data: Raw, what: str, pos: Position):
 
 def _read_attachments(r: SpecReader, data: Raw, pos: Position) -> list[m.Attachment]:
     attachments = []
-    seq = r.sequence(data, "attachments", pos) or []
+    seq = r.sequence(data, "attachments", pos) or LocatedList()
     keys = d.ATTACHMENT.names
+    body: Raw  # an item of located YAML is located YAML again
     for index, body in enumerate(seq):
         apos = r.pos(body, seq.position_of(index))
         if not isinstance(body, dict):
@@ -347,7 +353,7 @@ def _read_initialize(r: SpecReader, data: Raw, pos: Position) -> m.Initialize | 
         init.resources = _read_resources_given(r, section["resources"], at("resources"))
     if "relationships" in section:
         init.relationships = []
-        seq = r.sequence(section["relationships"], "relationships", at("relationships")) or []
+        seq = r.sequence(section["relationships"], "relationships", at("relationships")) or LocatedList()
         for index, item in enumerate(seq):
             rpos = seq.position_of(index)
             f = r.fields(item, "relationship", rpos, d.RELATIONSHIP, positional=True)
@@ -364,13 +370,14 @@ def _read_placements(r: SpecReader, data: Raw, pos: Position) -> list[m.UnitPlac
             f = r.fields(body, "unit placement", upos, keys)
             placements.append(from_fields(m.UnitPlacement, f, pos=upos))
         return placements
-    territories = r.mapping(data, "initialize units", pos)
-    for territory, owners in (territories or {}).items():
+    territories = r.mapping(data, "initialize units", pos) or LocatedDict()
+    for territory, owners in territories.items():
         tpos = territories.position_of(territory)
-        owners_map = r.mapping(owners, f"units in {territory}", tpos) or {}
+        owners_map = r.mapping(owners, f"units in {territory}", tpos) or LocatedDict()
         for owner, units in owners_map.items():
             opos = owners_map.position_of(owner)
-            units_map = r.mapping(units, f"units of {owner} in {territory}", opos) or {}
+            units_map = r.mapping(units, f"units of {owner} in {territory}", opos) or LocatedDict()
+            value: Raw
             for unit_type, value in units_map.items():
                 upos = units_map.position_of(unit_type)
                 if isinstance(value, dict):
@@ -391,10 +398,10 @@ def _read_resources_given(r: SpecReader, data: Raw, pos: Position) -> list[m.Res
             f = r.fields(body, "resource given", gpos, d.RESOURCE_GIVEN)
             given.append(from_fields(m.ResourceGiven, f, pos=gpos))
         return given
-    players = r.mapping(data, "initialize resources", pos)
-    for player, resources in (players or {}).items():
+    players = r.mapping(data, "initialize resources", pos) or LocatedDict()
+    for player, resources in players.items():
         ppos = players.position_of(player)
-        resources_map = r.mapping(resources, f"resources of {player}", ppos) or {}
+        resources_map = r.mapping(resources, f"resources of {player}", ppos) or LocatedDict()
         for resource, quantity in resources_map.items():
             rpos = resources_map.position_of(resource)
             given.append(m.ResourceGiven(str(player), str(resource),
@@ -412,8 +419,10 @@ def _read_properties(r: SpecReader, data: Raw, pos: Position) -> list[m.Property
         for item in (type_data if isinstance(type_data, list) else [type_data] if type_data is not None else []):
             if isinstance(item, dict) and len(item) == 1:
                 (kind, attributes), = item.items()
-                attrs = r.mapping(attributes, f"type of property {name}", ppos) or {}
-                types.append(m.PropertyType(str(kind), {str(k): r.text(v, str(k), ppos) for k, v in attrs.items()}))
+                attrs = r.mapping(attributes, f"type of property {name}", ppos) or LocatedDict()
+                # a null value (min: ~) is an attribute left out, as the templates and the YAML writer have it
+                types.append(m.PropertyType(str(kind), {str(k): text for k, v in attrs.items()
+                                                        if (text := r.text(v, str(k), ppos)) is not None}))
             elif isinstance(item, str):
                 types.append(m.PropertyType(item))
             else:

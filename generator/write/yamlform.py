@@ -7,7 +7,7 @@ file short enough to read."""
 from __future__ import annotations
 
 import re
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import yaml
 
@@ -155,7 +155,7 @@ def _attachment(a: m.Attachment) -> dict:
 
 
 def _property(p: m.Property) -> dict:
-    data = _entry_but(p, "name")
+    data: dict[str, Any] = _entry_but(p, "name")
     types = [t.kind if not t.attributes else Flow({t.kind: _present(**t.attributes)}) for t in p.types]
     if len(types) == 1:
         data["type"] = types[0]

@@ -243,3 +243,13 @@ def test_no_consumer_spells_a_declared_attribute():
     unexplained = sorted(set(spellings) - set(ALLOWED))
     assert unexplained == [], "declared in the model (generator.model.fields); take it from there"
     assert sorted(set(ALLOWED) - set(spellings)) == [], "no longer spelt there: drop it from ALLOWED"
+
+
+def test_a_grid_water_cell_without_a_coordinate_is_kept_verbatim_not_a_crash():
+    # <water> needs x and y (the model declares both required): one without is kept as it is, like any element
+    # the model cannot hold, where import used to stop with a TypeError on None
+    cell_without_x = EVERY_ATTRIBUTE.replace(b'<water x="1" y="0"/>', b'<water y="0"/>')
+    game, diagnostics = import_xml_bytes(cell_without_x, "grid.xml")
+    assert [d.code for d in diagnostics] == ["TG014"]
+    assert game.grids[0].water == [] and game.extras[0].xml == '<water y="0"/>'
+    assert "xml: <water y=\"0\"/>" in dump_game(game)  # the build puts it back at its place (read.extras)
