@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import copy
 from collections import Counter, defaultdict
+from typing import Any, Callable
 from pathlib import Path
 
 from generator.model import game as m
-from generator.model.fields import yaml_items
+from generator.model.fields import attributes_of, yaml_items
+from generator.speclang.declared import CHANGED_PROPERTY
 from generator.model.compare import SECTION_BY_NAME, SECTIONS, Section, identities
 from generator.core.diagnostics import Collector, Diagnostic, Position, display_path
 from generator.speclang.overlay import read_mod, rules_priced_by_cost, set_options
@@ -50,7 +52,9 @@ class _Extraction:
         self.added = m.Game(doctype="game.dtd")
         self.replaced = m.Game(doctype="game.dtd")
         self.settings: dict = {}
-        self.change: dict[str, dict | list] = defaultdict(dict)
+        # each section's change: form, a mapping (a list for steps, attachments, relationships), in the order
+        # first touched (_changes, _change_list)
+        self.change: dict[str, dict | list] = {}
         self.removed_territories: set[str] = set()
         self.new_steps: set[str] = set()
         self.new_players = [p.name for p in mod.players if p.name not in {q.name for q in base.players}]
@@ -199,7 +203,7 @@ class _Extraction:
             ids = self._base_identities.setdefault(section.name, identities(section.get(self.base), section.key))
             wanted = {id(item) for item in kept}
             self.removals[section.name] += [identity_data(section, identity) for identity, item in
-                                            zip(ids, section.get(self.base)) if id(item) in wanted]
+                                            zip(ids, section.get(self.base) or []) if id(item) in wanted]
 
     # --- forms a modder reads -------------------------------------------------------------------------------
 
@@ -210,23 +214,37 @@ class _Extraction:
             (player is None or player in names["players"]) and (unit is None or unit in names["units"]) and \
             (resource is None or resource in names["resources"])
 
+    def _changes(self, section: str) -> dict:
+        """The change: mapping of a section, made when first asked for (which places it in the output)."""
+        found = self.change.setdefault(section, {})
+        assert isinstance(found, dict), f"change: {section} is a list"
+        return found
+
+    def _change_list(self, section: str) -> list:
+        found = self.change.setdefault(section, [])
+        assert isinstance(found, list), f"change: {section} is a mapping"
+        return found
+
     def _territory_change(self, territory: str) -> dict:
-        return self.change["territories"].setdefault(territory, {})
+        return self._changes("territories").setdefault(territory, {})
 
     def _player_change(self, player: str) -> dict:
-        return self.change["players"].setdefault(player, {})
+        return self._changes("players").setdefault(player, {})
 
     def _initial_units(self, placement: m.UnitPlacement) -> dict:
         owner = "Neutral" if placement.owner is None else placement.owner
-        return self.change["initialUnits"].setdefault(placement.territory, {}).setdefault(owner, Flow())
+        return self._changes("initialUnits").setdefault(placement.territory, {}).setdefault(owner, Flow())
 
     def _readable_change(self, section: Section, old, new) -> bool:
-        handler = {"attachments": self._attachment_change, "productionRules": self._cost_change,
-                   "properties": self._property_change, "players": self._player_fields,
-                   "playerProduction": self._frontier_choice, "territories": self._water_change,
-                   "owners": self._owner_change, "unitPlacements": self._units_change,
-                   "startingResources": self._resource_change, "relationships": self._relationship_change,
-                   "frontiers": self._frontier_change}.get(section.name)
+        # each takes the old and the new entry of its own section's model class
+        handlers: dict[str, Callable[[Any, Any], bool]] = {
+            "attachments": self._attachment_change, "productionRules": self._cost_change,
+            "properties": self._property_change, "players": self._player_fields,
+            "playerProduction": self._frontier_choice, "territories": self._water_change,
+            "owners": self._owner_change, "unitPlacements": self._units_change,
+            "startingResources": self._resource_change, "relationships": self._relationship_change,
+            "frontiers": self._frontier_change}
+        handler = handlers.get(section.name)
         return handler is not None and handler(old, new)
 
     def _readable_add(self, section: Section, new) -> bool:
@@ -247,7 +265,8 @@ class _Extraction:
         if self.mod_attachment_counts[(old.name, old.attach_to)] > 1:
             return False
         old_values, new_values = _option_lists(old.options), _option_lists(new.options)
-        edits = {name: values for name, values in new_values.items() if old_values.get(name) != values}
+        edits: dict[str, list[m.Option] | None] = {
+            name: values for name, values in new_values.items() if old_values.get(name) != values}
         edits.update({name: None for name in old_values if name not in new_values})
         if any(option.value is None for option in new.options if option.name in edits):
             return False
@@ -261,12 +280,12 @@ class _Extraction:
         units, territories = self.mod_names["units"], self.mod_names["territories"]
         if (new.name, new.class_name, new.type) == ("unitAttachment", "UnitAttachment", "unitType") \
                 and new.attach_to in units and "cost" not in written:
-            self.change["units"].setdefault(new.attach_to, {}).update(written)
+            self._changes("units").setdefault(new.attach_to, {}).update(written)
         elif (new.name, new.class_name, new.type) == ("territoryAttachment", "TerritoryAttachment", "territory") \
                 and new.attach_to in territories and not {"owner", "water"} & set(written):
             self._territory_change(new.attach_to).update(written)
         else:
-            attachments = self.change.setdefault("attachments", [])
+            attachments = self._change_list("attachments")
             attachments.append({"name": new.name, "attachTo": new.attach_to, "options": written})
         return True
 
@@ -274,16 +293,16 @@ class _Extraction:
         if old.results != new.results or len(new.results) != 1 or new.results[0].quantity != "1":
             return False
         unit = new.results[0].item
-        if unit not in {u.name for u in self.mod.units or []} or "cost" in self.change["units"].get(unit, {}):
+        if unit not in {u.name for u in self.mod.units or []} or "cost" in self._changes("units").get(unit, {}):
             return False
-        priced, _ = rules_priced_by_cost(self.mod.production.rules, unit)
+        priced, _ = rules_priced_by_cost(self.mod.production.rules if self.mod.production else [], unit)
         resources = [a.item for a in new.costs]
         if [r.name for r in priced] != [new.name] or any(a.quantity is None for a in new.costs) \
                 or len(set(resources)) != len(resources) or not new.costs:
             return False
         cost = _value(new.costs[0].quantity) if resources == ["PUs"] else \
             Flow((a.item, _value(a.quantity)) for a in new.costs)
-        self.change["units"].setdefault(unit, {})["cost"] = cost
+        self._changes("units").setdefault(unit, {})["cost"] = cost
         return True
 
     def _property_change(self, old: m.Property, new: m.Property) -> bool:
@@ -291,21 +310,20 @@ class _Extraction:
             return False
         if sum(1 for p in self.mod.properties or [] if p.name == new.name) > 1:
             return False
-        fields = {key: getattr(new, key) for key in ("value", "editable", "text")
-                  if getattr(old, key) != getattr(new, key)}
+        # the keys of a mod's property change are the model's field names
+        fields = {key: getattr(new, key) for key in CHANGED_PROPERTY.names if getattr(old, key) != getattr(new, key)}
         if list(fields) == ["value"] and new.value is not None:
-            self.change["properties"][new.name] = scalar(new.value)
+            self._changes("properties")[new.name] = scalar(new.value)
         else:
-            self.change["properties"][new.name] = Flow((k, _value(v) if k != "text" else v)
+            self._changes("properties")[new.name] = Flow((k, _value(v) if k != "text" else v)
                                                        for k, v in fields.items())
         return True
 
     def _player_fields(self, old: m.Player, new: m.Player) -> bool:
         fields = self._player_change(new.name)
-        for key, attr in (("optional", "optional"), ("canBeDisabled", "can_be_disabled"),
-                          ("defaultType", "default_type"), ("isHidden", "is_hidden")):
-            if getattr(old, attr) != getattr(new, attr):
-                fields[key] = _value(getattr(new, attr))
+        for setting in attributes_of(m.Player):
+            if not setting.required and getattr(old, setting.field) != getattr(new, setting.field):
+                fields[setting.yaml] = _value(getattr(new, setting.field))
         return True
 
     def _frontier_choice(self, old: m.PlayerFrontier | None, new: m.PlayerFrontier) -> bool:
@@ -339,20 +357,21 @@ class _Extraction:
     def _resource_change(self, old: m.ResourceGiven | None, new: m.ResourceGiven) -> bool:
         if new.quantity is None or not self._in_mod(player=new.player, resource=new.resource):
             return False
-        self.change["resources"].setdefault(new.player, Flow())[new.resource] = scalar(new.quantity)
+        self._changes("resources").setdefault(new.player, Flow())[new.resource] = scalar(new.quantity)
         return True
 
     def _relationship_change(self, old: m.Relationship, new: m.Relationship) -> bool:
         pair = {new.player1, new.player2}
         if not self._in_mod(player=new.player1) or not self._in_mod(player=new.player2):
             return False
-        if sum(1 for r in self.base.initialize.relationships if {r.player1, r.player2} == pair) != 1:
+        base_relationships = (self.base.initialize.relationships if self.base.initialize else None) or []
+        if sum(1 for r in base_relationships if {r.player1, r.player2} == pair) != 1:
             return False
         if old.round_value != new.round_value and new.round_value is None:
             return False
         entry = [new.player1, new.player2, new.type] + \
-            ([scalar(new.round_value)] if old.round_value != new.round_value else [])
-        self.change.setdefault("relationships", []).append(FlowList(entry))
+            ([scalar(new.round_value)] if new.round_value is not None and old.round_value != new.round_value else [])
+        self._change_list("relationships").append(FlowList(entry))
         return True
 
     def _frontier_change(self, old: m.Frontier, new: m.Frontier) -> bool:
@@ -366,7 +385,7 @@ class _Extraction:
             edit["add"] = FlowList(added)
         if removed:
             edit["remove"] = FlowList(removed)
-        self.change["frontiers"][new.name] = edit
+        self._changes("frontiers")[new.name] = edit
         return True
 
     # --- the overlay ----------------------------------------------------------------------------------------
@@ -401,8 +420,10 @@ def _option_lists(options: list[m.Option]) -> dict[str, list[m.Option]]:
 def _options_data(values: list[m.Option] | None):
     if values is None:
         return None
-    written = [scalar(o.value) if o.count is None else Flow(value=scalar(o.value), count=scalar(o.count))
-               for o in values]
+    written = []
+    for o in values:
+        assert o.value is not None, "an option without a value is no change: form (_attachment_change)"
+        written.append(scalar(o.value) if o.count is None else Flow(value=scalar(o.value), count=scalar(o.count)))
     if len(written) == 1:
         return written[0]
     return FlowList(written) if not any(isinstance(v, dict) for v in written) else written
@@ -485,6 +506,7 @@ def place_groups(section: Section, current: list[tuple], target: list[tuple]) ->
 def located(data, pos: Position):
     """Plain overlay data as the spec readers take it from a YAML file, every position at pos: what is
     applied here is what the text says (scalar() values read back as themselves), without parsing it."""
+    result: LocatedDict | LocatedList
     if isinstance(data, dict):
         result = LocatedDict((key, located(value, pos)) for key, value in data.items())
     elif isinstance(data, list):

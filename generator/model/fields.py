@@ -9,11 +9,19 @@ Field order is the order of the attributes in the written XML and in the YAML li
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Protocol, TypeVar
 
 VALUE = "value"  # any scalar, kept as the exact text the XML holds
 FLAG = "flag"  # true / false
 KINDS = (VALUE, FLAG)
+
+T = TypeVar("T")
+
+
+class Element(Protocol):
+    """What the importer hands over of an XML element (lxml's element has this, so has a dict)."""
+
+    def get(self, key: str, /) -> str | None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,16 +34,22 @@ class Attribute:
     doc: str  # one line: what it is for (the README's key tables and the JSON Schema show it)
     kind: str  # VALUE or FLAG
     required: bool  # the engine needs it: an element without it cannot be read into the model
+    legacy: str | None = None  # old maps' spelling (attatchTo), read and written when a game uses it
+
+    def xml_name(self, legacy: bool = False) -> str:
+        """The XML name in the current spelling, or with legacy the old maps' one where there is one."""
+        return self.legacy if legacy and self.legacy else self.xml
 
 
 _METADATA_KEY = "game_format"
 
 
-def attribute(xml: str, doc: str, *, yaml: str | None = None, kind: str = VALUE, required: bool = False) -> Any:
+def attribute(xml: str, doc: str, *, yaml: str | None = None, kind: str = VALUE, required: bool = False,
+              legacy: str | None = None) -> Any:
     """A dataclass field that is the XML attribute `xml`; required ones have no default."""
     if kind not in KINDS:
         raise ValueError(f"attribute {xml}: kind {kind!r} is not one of {KINDS}")
-    metadata = {_METADATA_KEY: (xml, yaml or xml, doc, kind, required)}
+    metadata = {_METADATA_KEY: (xml, yaml or xml, doc, kind, required, legacy)}
     return field(metadata=metadata) if required else field(default=None, metadata=metadata)
 
 
@@ -52,7 +66,7 @@ def attributes_of(cls: type) -> tuple[Attribute, ...]:
     return known
 
 
-def attribute_named(cls, yaml: str) -> Attribute:
+def attribute_named(cls: type, yaml: str) -> Attribute:
     """The attribute of `cls` whose spec key is `yaml` (KeyError if there is none)."""
     for declared in attributes_of(cls):
         if declared.yaml == yaml:
@@ -60,23 +74,31 @@ def attribute_named(cls, yaml: str) -> Attribute:
     raise KeyError(f"{cls.__name__} has no attribute with the spec key {yaml!r}")
 
 
-def xml_names(cls) -> set[str]:
-    return {a.xml for a in attributes_of(cls)}
+def xml_names(cls: type, legacy: bool = False) -> set[str]:
+    return {a.xml_name(legacy) for a in attributes_of(cls)}
 
 
-def required_xml_names(cls) -> tuple[str, ...]:
-    return tuple(a.xml for a in attributes_of(cls) if a.required)
+def required_xml_names(cls: type, legacy: bool = False) -> tuple[str, ...]:
+    return tuple(a.xml_name(legacy) for a in attributes_of(cls) if a.required)
 
 
-def from_xml(cls, element, required: Callable[[Any, str], str], **given):
+def from_xml(cls: type[T], element: Element, required: Callable[[Any, str], str], legacy: bool = False,
+             **given: Any) -> T:
     """An instance read from an XML element: required attributes through `required` (which reports
-    a missing one), optional ones as they are (None: absent); `given` sets the other fields."""
-    values = {a.field: required(element, a.xml) if a.required else element.get(a.xml) for a in attributes_of(cls)
-              if a.field not in given}
+    a missing one), optional ones as they are (None: absent); `given` sets the other fields. With
+    legacy, an attribute with an old spelling is read in it, and in the current one when it lacks."""
+    values: dict[str, Any] = {}
+    for a in attributes_of(cls):
+        if a.field in given:
+            continue
+        value = element.get(a.legacy) if legacy and a.legacy else None
+        if value is None:
+            value = required(element, a.xml) if a.required else element.get(a.xml)
+        values[a.field] = value
     return cls(**values, **given)
 
 
-def from_fields(cls, found: dict, **given):
+def from_fields(cls: type[T], found: dict[str, Any], **given: Any) -> T:
     """An instance from a spec entry's checked fields (spec key → text); a required attribute that is
     missing is "" (the reader has reported it, or validation will)."""
     values = {}
@@ -87,10 +109,10 @@ def from_fields(cls, found: dict, **given):
     return cls(**values, **given)
 
 
-def xml_items(entity: object) -> Iterator[tuple[str, Any]]:
+def xml_items(entity: object, legacy: bool = False) -> Iterator[tuple[str, Any]]:
     """(XML attribute, value) of an entity, in the written order; None: absent."""
     for a in attributes_of(type(entity)):
-        yield a.xml, getattr(entity, a.field)
+        yield a.xml_name(legacy), getattr(entity, a.field)
 
 
 def yaml_items(entity: object, *keys: str) -> Iterator[tuple[str, Any]]:
@@ -99,3 +121,4 @@ def yaml_items(entity: object, *keys: str) -> Iterator[tuple[str, Any]]:
     chosen = [attribute_named(cls, key) for key in keys] if keys else attributes_of(cls)
     for a in chosen:
         yield a.yaml, getattr(entity, a.field)
+

@@ -27,27 +27,32 @@ def _pos():
 
 @dataclass(slots=True)
 class Info:
-    name: str | None = None
-    version: str | None = None
+    name: str | None = attribute("name", "the game's name as the lobby shows it")
+    version: str | None = attribute("version", "the game's version")
     pos: Position | None = _pos()
 
 
 @dataclass(slots=True)
 class Territory:
-    name: str
-    water: str | None = None
+    name: str = attribute("name", "its name (in the list form; the mapping form has it as the key)", required=True)
+    water: str | None = attribute("water", "true for a sea zone", kind=FLAG)
     pos: Position | None = _pos()
 
 
 @dataclass(slots=True)
 class GridWater:
-    x: str | None = None
-    y: str | None = None
+    # both required: a <water> cell without either names no cell (the 1.9 engine needs both; the XSD too)
+    x: str = attribute("x", "the cell's column", required=True)
+    y: str = attribute("y", "the cell's row", required=True)
 
 
 @dataclass(slots=True)
 class Grid:
-    """1.9-only `<grid>`: a generated block of territories."""
+    """1.9-only `<grid>`: a generated block of territories.
+
+    Not declared attribute by attribute: the model keeps every attribute of a grid as it is (its
+    names, such as horizontal-connections, are no Python names), and the spec's grid keys are the
+    XML names."""
 
     attributes: dict[str, str] = field(default_factory=dict)  # name, type, x, y, *-connections
     water: list[GridWater] = field(default_factory=list)
@@ -56,15 +61,15 @@ class Grid:
 
 @dataclass(slots=True)
 class Connection:
-    t1: str
-    t2: str
+    t1: str = attribute("t1", "one territory", required=True)
+    t2: str = attribute("t2", "the other", required=True)
     pos: Position | None = _pos()
 
 
 @dataclass(slots=True)
 class Resource:
-    name: str
-    is_displayed_for: str | None = None
+    name: str = attribute("name", "its name (in the list form; the mapping form has it as the key)", required=True)
+    is_displayed_for: str | None = attribute("isDisplayedFor", "players that see it, separated by ':'")
     pos: Position | None = _pos()
 
 
@@ -80,8 +85,8 @@ class Player:
 
 @dataclass(slots=True)
 class Alliance:
-    player: str
-    alliance: str
+    player: str = attribute("player", "the member", required=True)
+    alliance: str = attribute("alliance", "the alliance's name", required=True)
     pos: Position | None = _pos()
 
 
@@ -89,22 +94,22 @@ class Alliance:
 class Named:
     """An entity that is only a name: unit types, relationship types, territory effects."""
 
-    name: str
+    name: str = attribute("name", "its name", required=True)
     pos: Position | None = _pos()
 
 
 @dataclass(slots=True)
 class Delegate:
-    name: str
-    java_class: str
-    display: str | None = None
+    name: str = attribute("name", "its name (in the list form; the mapping form has it as the key)", required=True)
+    java_class: str = attribute("javaClass", "any other class name, verbatim", required=True)
+    display: str | None = attribute("display", "the name the game shows")
     pos: Position | None = _pos()
 
 
 @dataclass(slots=True)
 class StepProperty:
-    name: str
-    value: str | None
+    name: str = attribute("name", "the property's name", required=True)
+    value: str | None = attribute("value", "its value")
     pos: Position | None = _pos()
 
 
@@ -121,16 +126,33 @@ class Step:
 
 @dataclass(slots=True)
 class Amount:
-    """A `<cost resource quantity>` or `<result resourceOrUnit quantity>`."""
+    """What a rule costs or gives: a `Cost` or a `Result`, which spell `item` differently in the XML
+    (the spec writes both as item → quantity). Made only as one of the two."""
 
     item: str
-    quantity: str | None
+    quantity: str | None = None
     pos: Position | None = _pos()
 
 
 @dataclass(slots=True)
+class Cost(Amount):
+    """A `<cost resource quantity>`."""
+
+    item: str = attribute("resource", "the resource paid", required=True)
+    quantity: str | None = attribute("quantity", "how much")
+
+
+@dataclass(slots=True)
+class Result(Amount):
+    """A `<result resourceOrUnit quantity>`."""
+
+    item: str = attribute("resourceOrUnit", "the unit type or resource got", required=True)
+    quantity: str | None = attribute("quantity", "how many")
+
+
+@dataclass(slots=True)
 class ProductionRule:
-    name: str
+    name: str = attribute("name", "its name (in the list form; the mapping form has it as the key)", required=True)
     costs: list[Amount] = field(default_factory=list)
     results: list[Amount] = field(default_factory=list)
     pos: Position | None = _pos()
@@ -138,15 +160,16 @@ class ProductionRule:
 
 @dataclass(slots=True)
 class Frontier:
-    name: str
+    name: str = attribute("name", "its name (in the list form; the mapping form has it as the key)", required=True)
+    # each a <frontierRules name> / <repairRules name>: a name only, held as text (not declared)
     rules: list[str] = field(default_factory=list)
     pos: Position | None = _pos()
 
 
 @dataclass(slots=True)
 class PlayerFrontier:
-    player: str
-    frontier: str
+    player: str = attribute("player", "the player", required=True)
+    frontier: str = attribute("frontier", "its frontier", required=True)
     pos: Position | None = _pos()
 
 
@@ -162,21 +185,21 @@ class Production:
 
 @dataclass(slots=True)
 class TechName:
-    name: str
-    tech: str | None = None
+    name: str = attribute("name", "its name (in the list form; the mapping form has it as the key)", required=True)
+    tech: str | None = attribute("tech", "the engine's technology it stands for")
     pos: Position | None = _pos()
 
 
 @dataclass(slots=True)
 class TechCategory:
-    name: str
-    techs: list[str] = field(default_factory=list)
+    name: str = attribute("name", "its name (in the list form; the mapping form has it as the key)", required=True)
+    techs: list[str] = field(default_factory=list)  # each a <tech name>: a name only, held as text
     pos: Position | None = _pos()
 
 
 @dataclass(slots=True)
 class PlayerTech:
-    player: str
+    player: str = attribute("player", "the player", required=True)
     categories: list[TechCategory] = field(default_factory=list)
     pos: Position | None = _pos()
 
@@ -189,19 +212,20 @@ class Technology:
 
 @dataclass(slots=True)
 class Option:
-    name: str
-    value: str | None
-    count: str | None = None
+    name: str = attribute("name", "the option's name, exactly as TripleA names it", required=True)
+    value: str | None = attribute("value", "the option's value")
+    count: str | None = attribute("count", "the count")
     pos: Position | None = _pos()
 
 
 @dataclass(slots=True)
 class Attachment:
-    name: str
-    attach_to: str
-    java_class: str
-    type: str | None = None
-    foreach: str | None = None
+    name: str = attribute("name", "e.g. unitAttachment", required=True)
+    attach_to: str = attribute("attachTo", "the unit type, territory, player, ... it belongs to", required=True,
+                               legacy="attatchTo")
+    java_class: str = attribute("javaClass", "any other class name, verbatim", required=True)
+    type: str | None = attribute("type", "what attachTo names")
+    foreach: str | None = attribute("foreach", "the engine's foreach variables")
     options: list[Option] = field(default_factory=list)
     pos: Position | None = _pos()
 
@@ -213,8 +237,8 @@ class Attachment:
 
 @dataclass(slots=True)
 class TerritoryOwner:
-    territory: str
-    owner: str
+    territory: str = attribute("territory", "the territory", required=True)
+    owner: str = attribute("owner", "its owner", required=True)
     pos: Position | None = _pos()
 
 
@@ -277,12 +301,14 @@ class PropertyType:
 
 @dataclass(slots=True)
 class Property:
-    name: str
-    value: str | None = None
-    editable: str | None = None
-    player: str | None = None
-    min: str | None = None
-    max: str | None = None
+    name: str = attribute("name", "its name (in the list form; the mapping form has it as the key)", required=True)
+    value: str | None = attribute("value", "its value")
+    editable: str | None = attribute("editable", "players may change it", kind=FLAG)
+    player: str | None = attribute("player", "the player it is for")
+    min: str | None = attribute("min", "the least value")
+    max: str | None = attribute("max", "the greatest value")
+    # the type markers (<number min max/>, <list values/>, ...) keep their attributes as they are: the
+    # engine's marker elements differ per type and the spec writes them as one mapping (not declared)
     types: list[PropertyType] = field(default_factory=list)
     text: str | None = None  # a <value> child's text (long strings such as notes)
     pos: Position | None = _pos()
@@ -351,5 +377,19 @@ class Game:
 
 
 # The XML element each class declaring its attributes (generator.model.fields) is read from and written as.
-ELEMENT_CLASSES = {"player": Player, "step": Step, "unitPlacement": UnitPlacement, "heldUnits": HeldUnits,
-                   "resourceGiven": ResourceGiven, "relationship": Relationship}
+# Not here (the importer and templates spell them, with why): <loader javaClass>, <triplea minimumVersion>,
+# <diceSides value>, <offset round> and <variable>/<element name> are single values or names of Game;
+# <frontierRules>, <repairRules> and <tech> are names in a list; <grid> and the property type markers keep
+# every attribute as a mapping.
+ELEMENT_CLASSES: dict[str, type] = {
+    "info": Info, "territory": Territory, "water": GridWater, "connection": Connection,
+    "remove-connection": Connection, "resource": Resource, "player": Player, "alliance": Alliance,
+    "unit": Named, "relationshipType": Named, "territoryEffect": Named, "delegate": Delegate, "step": Step,
+    "stepProperty": StepProperty, "productionRule": ProductionRule, "repairRule": ProductionRule, "cost": Cost,
+    "result": Result, "productionFrontier": Frontier, "repairFrontier": Frontier, "playerProduction": PlayerFrontier,
+    "playerRepair": PlayerFrontier, "techname": TechName, "playerTech": PlayerTech, "category": TechCategory,
+    "attachment": Attachment, "option": Option, "territoryOwner": TerritoryOwner, "unitPlacement": UnitPlacement,
+    "heldUnits": HeldUnits, "resourceGiven": ResourceGiven, "relationship": Relationship, "property": Property,
+}
+# Old maps' spellings of an element: its class's attributes in their legacy spelling (Attribute.legacy).
+LEGACY_ELEMENT_CLASSES: dict[str, type] = {"attatchment": Attachment}

@@ -7,9 +7,13 @@ equals the old name is replaced. Attachment names are identifiers of their own
 and stay as they are."""
 from __future__ import annotations
 
+from typing import Optional, TypeVar
+
 from generator.model import game as m
 
 KINDS = ("players", "territories", "units")
+# a name that is there (str) stays one; one that may be absent (None) may stay absent
+_Text = TypeVar("_Text", str, Optional[str])
 _ATTACHED_TYPE = {"players": "player", "territories": "territory", "units": "unitType"}
 
 
@@ -30,7 +34,7 @@ def _fields(text: str | None, old: str, new: str) -> str | None:
 def rename(game: m.Game, kind: str, old: str, new: str) -> None:
     """Every reference to old (a player, territory or unit type, by kind) becomes new."""
 
-    def swap(value: str | None) -> str | None:
+    def swap(value: _Text) -> _Text:
         return new if value == old else value
 
     if kind == "players":
@@ -65,8 +69,8 @@ def rename(game: m.Game, kind: str, old: str, new: str) -> None:
                 for amount in rule.costs + rule.results:
                     amount.item = swap(amount.item)
     for step in game.steps or []:
-        for prop in step.properties:
-            prop.value = _fields(prop.value, old, new)
+        for step_property in step.properties:
+            step_property.value = _fields(step_property.value, old, new)
     for attachment in game.attachments or []:
         if (attachment.type or "unitType") == _ATTACHED_TYPE[kind]:
             attachment.attach_to = swap(attachment.attach_to)

@@ -8,9 +8,10 @@ from generator.model import game as m
 BUILDING_OPTIONS = ("isFactory", "isInfrastructure", "canProduceUnits", "isConstruction")
 
 
-def unit_options(game: m.Game) -> dict[str, dict[str, str]]:
-    """Each unit type's unitAttachment options (the last value of an option wins)."""
-    options: dict[str, dict[str, str]] = {unit.name: {} for unit in game.units or []}
+def unit_options(game: m.Game) -> dict[str, dict[str, str | None]]:
+    """Each unit type's unitAttachment options (the last value of an option wins; None: an option
+    without a value, which hides an earlier one)."""
+    options: dict[str, dict[str, str | None]] = {unit.name: {} for unit in game.units or []}
     for attachment in game.attachments or []:
         if attachment.name == "unitAttachment" and attachment.attach_to in options:
             options[attachment.attach_to].update({o.name: o.value for o in attachment.options})
@@ -37,8 +38,9 @@ def unit_kinds(game: m.Game) -> dict[str, tuple[str, bool]]:
 
 def unit_factors(game: m.Game) -> dict[str, tuple[int, int, int]]:
     """Each unit type's attack, defense and movement, from its unitAttachment (0 when not given)."""
-    factors = {}
-    for unit_name, options in unit_options(game).items():
-        factors[unit_name] = tuple(int(options[key]) if str(options.get(key, "")).lstrip("-").isdigit() else 0
-                                   for key in ("attack", "defense", "movement"))
-    return factors
+    def factor(options: dict[str, str | None], key: str) -> int:
+        value = options.get(key) or ""
+        return int(value) if value.lstrip("-").isdigit() else 0
+
+    return {unit_name: (factor(options, "attack"), factor(options, "defense"), factor(options, "movement"))
+            for unit_name, options in unit_options(game).items()}

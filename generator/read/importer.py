@@ -14,45 +14,20 @@ from generator.core.progress import progress
 from generator.read.extras import collect_extras
 from generator.read.safexml import parse_xml_bytes, read_input
 
-_KNOWN_ATTRIBUTES = {
-    "info": {"name", "version"},
+# Elements whose attributes the model declares (generator.model.fields) take their lists from there;
+# these are the rest: single values and names of Game, names in a list, and (in _ALL_ATTRIBUTES) the
+# elements whose attributes the model keeps as a mapping.
+_KNOWN_ATTRIBUTES: dict[str, set[str]] = {
     "loader": {"javaClass"},
     "triplea": {"minimumVersion"},
     "diceSides": {"value"},
     "variable": {"name"},
     "element": {"name"},
-    "territory": {"name", "water"},
     "grid": {"name", "type", "x", "y", "horizontal-connections", "vertical-connections", "diagonal-connections"},
-    "water": {"x", "y"},
-    "connection": {"t1", "t2"},
-    "remove-connection": {"t1", "t2"},
-    "resource": {"name", "isDisplayedFor"},
-    "alliance": {"player", "alliance"},
-    "unit": {"name"},
-    "relationshipType": {"name"},
-    "territoryEffect": {"name"},
-    "delegate": {"name", "javaClass", "display"},
-    "stepProperty": {"name", "value"},
     "offset": {"round"},
-    "productionRule": {"name"},
-    "repairRule": {"name"},
-    "cost": {"resource", "quantity"},
-    "result": {"resourceOrUnit", "quantity"},
-    "productionFrontier": {"name"},
-    "repairFrontier": {"name"},
     "frontierRules": {"name"},
     "repairRules": {"name"},
-    "playerProduction": {"player", "frontier"},
-    "playerRepair": {"player", "frontier"},
-    "techname": {"name", "tech"},
-    "playerTech": {"player"},
-    "category": {"name"},
     "tech": {"name"},
-    "attachment": {"name", "attachTo", "javaClass", "type", "foreach"},
-    "attatchment": {"name", "attatchTo", "attachTo", "javaClass", "type", "foreach"},
-    "option": {"name", "value", "count"},
-    "territoryOwner": {"territory", "owner"},
-    "property": {"name", "value", "editable", "player", "min", "max"},
     "number": {"min", "max"},
     "list": {"values"},
     "combo": {"values"},
@@ -61,24 +36,16 @@ _PROPERTY_TYPES = ("boolean", "string", "number", "file", "color", "list", "comb
 # Elements the model takes all attributes of (kept as a mapping).
 _ALL_ATTRIBUTES = frozenset({"grid", *_PROPERTY_TYPES})
 # The attributes without which the model cannot hold an element: such an element is kept verbatim.
-_REQUIRED_ATTRIBUTES = {
+_REQUIRED_ATTRIBUTES: dict[str, tuple[str, ...]] = {
     "loader": ("javaClass",), "diceSides": ("value",), "variable": ("name",), "element": ("name",),
-    "territory": ("name",), "connection": ("t1", "t2"), "remove-connection": ("t1", "t2"), "resource": ("name",),
-    "alliance": ("player", "alliance"), "unit": ("name",), "relationshipType": ("name",),
-    "territoryEffect": ("name",), "delegate": ("name", "javaClass"), "offset": ("round",),
-    "stepProperty": ("name",), "productionRule": ("name",), "repairRule": ("name",), "cost": ("resource",),
-    "result": ("resourceOrUnit",), "productionFrontier": ("name",), "repairFrontier": ("name",),
-    "frontierRules": ("name",), "repairRules": ("name",), "playerProduction": ("player", "frontier"),
-    "playerRepair": ("player", "frontier"), "techname": ("name",), "playerTech": ("player",),
-    "category": ("name",), "tech": ("name",), "attachment": ("name", "attachTo", "javaClass"),
-    "attatchment": ("name", "attatchTo", "javaClass"), "option": ("name",),
-    "territoryOwner": ("territory", "owner"), "property": ("name",),
+    "offset": ("round",), "frontierRules": ("name",), "repairRules": ("name",), "tech": ("name",),
 }
-# Elements whose attributes the model declares (generator.model.fields): their lists come from there.
-_KNOWN_ATTRIBUTES.update({tag: xml_names(cls) for tag, cls in m.ELEMENT_CLASSES.items()})
-_REQUIRED_ATTRIBUTES.update({tag: required_xml_names(cls) for tag, cls in m.ELEMENT_CLASSES.items()})
-_KNOWN_ATTRIBUTES["attachment"] = {"name", "attachTo", "javaClass", "type", "foreach"}
-_KNOWN_ATTRIBUTES["attatchment"] = {"name", "attatchTo", "javaClass", "type", "foreach"}
+for _tag, _cls in m.ELEMENT_CLASSES.items():
+    _KNOWN_ATTRIBUTES[_tag] = xml_names(_cls)
+    _REQUIRED_ATTRIBUTES[_tag] = required_xml_names(_cls)
+for _tag, _cls in m.LEGACY_ELEMENT_CLASSES.items():
+    _KNOWN_ATTRIBUTES[_tag] = xml_names(_cls, legacy=True)
+    _REQUIRED_ATTRIBUTES[_tag] = required_xml_names(_cls, legacy=True)
 
 
 class XmlReader:
@@ -103,9 +70,9 @@ class XmlReader:
         """Element children the model takes, in the template's order. `allowed` lists the tags
         in that order (a tuple: tags of the same rank); a tag in `once` is taken once only."""
         rank_of = {}
-        for rank, tags in enumerate(allowed):
+        for place, tags in enumerate(allowed):
             for tag in (tags,) if isinstance(tags, str) else tags:
-                rank_of[tag] = rank
+                rank_of[tag] = place
         last = -1
         for child in element:
             if not isinstance(child.tag, str):
@@ -197,7 +164,7 @@ def import_tree(tree: etree._ElementTree, source: str, collector: Collector,
         "attachmentList": _read_attachments, "attatchmentList": _read_attachments,
         "initialize": _read_initialize, "propertyList": _read_properties,
     }
-    order = [tag for tag in sections if tag not in ("attachmentList", "attatchmentList")]
+    order: list[str | tuple[str, ...]] = [tag for tag in sections if tag not in ("attachmentList", "attatchmentList")]
     order.insert(order.index("initialize"), ("attachmentList", "attatchmentList"))
     present = list(reader.children(root, *order, once=tuple(sections)))
     with progress(f"importing {source}", len(present)) as shown:
@@ -210,7 +177,7 @@ def import_tree(tree: etree._ElementTree, source: str, collector: Collector,
 
 
 def _read_info(r: XmlReader, e, game: m.Game) -> None:
-    game.info = m.Info(e.get("name"), e.get("version"), r.pos(e))
+    game.info = from_xml(m.Info, e, r.required, pos=r.pos(e))
 
 
 def _read_loader(r: XmlReader, e, game: m.Game) -> None:
@@ -237,21 +204,20 @@ def _read_map(r: XmlReader, e, game: m.Game) -> None:
     for child in r.children(e, "grid", "territory", "connection", "remove-connection"):
         tag = child.tag
         if tag == "territory":
-            game.territories.append(m.Territory(r.required(child, "name"), child.get("water"), r.pos(child)))
+            game.territories.append(from_xml(m.Territory, child, r.required, pos=r.pos(child)))
         elif tag == "connection":
-            game.connections.append(m.Connection(r.required(child, "t1"), r.required(child, "t2"), r.pos(child)))
+            game.connections.append(from_xml(m.Connection, child, r.required, pos=r.pos(child)))
         elif tag == "remove-connection":
-            game.remove_connections.append(
-                m.Connection(r.required(child, "t1"), r.required(child, "t2"), r.pos(child)))
+            game.remove_connections.append(from_xml(m.Connection, child, r.required, pos=r.pos(child)))
         else:
-            water = [m.GridWater(w.get("x"), w.get("y")) for w in r.children(child, "water")]
+            water = [from_xml(m.GridWater, w, r.required) for w in r.children(child, "water")]
             game.grids.append(m.Grid(dict(child.attrib), water, r.pos(child)))
 
 
 def _read_resources(r: XmlReader, e, game: m.Game) -> None:
     game.resources = game.resources or []
     for child in r.children(e, "resource"):
-        game.resources.append(m.Resource(r.required(child, "name"), child.get("isDisplayedFor"), r.pos(child)))
+        game.resources.append(from_xml(m.Resource, child, r.required, pos=r.pos(child)))
 
 
 def _read_players(r: XmlReader, e, game: m.Game) -> None:
@@ -259,11 +225,11 @@ def _read_players(r: XmlReader, e, game: m.Game) -> None:
         if child.tag == "player":
             game.players.append(from_xml(m.Player, child, r.required, pos=r.pos(child)))
         else:
-            game.alliances.append(m.Alliance(r.required(child, "player"), r.required(child, "alliance"), r.pos(child)))
+            game.alliances.append(from_xml(m.Alliance, child, r.required, pos=r.pos(child)))
 
 
 def _read_named_list(r: XmlReader, e, tag: str) -> list[m.Named]:
-    return [m.Named(r.required(child, "name"), r.pos(child)) for child in r.children(e, tag)]
+    return [from_xml(m.Named, child, r.required, pos=r.pos(child)) for child in r.children(e, tag)]
 
 
 def _read_units(r: XmlReader, e, game: m.Game) -> None:
@@ -281,30 +247,31 @@ def _read_territory_effects(r: XmlReader, e, game: m.Game) -> None:
 def read_gameplay(r: XmlReader, e, game: m.Game) -> None:
     for child in r.children(e, "delegate", "sequence", "offset", once=("sequence", "offset")):
         if child.tag == "delegate":
-            game.delegates.append(m.Delegate(
-                r.required(child, "name"), r.required(child, "javaClass"), child.get("display"), r.pos(child)))
+            game.delegates.append(from_xml(m.Delegate, child, r.required, pos=r.pos(child)))
         elif child.tag == "offset":
             game.offset = r.required(child, "round")
         else:
             game.steps = game.steps or []
             for step in r.children(child, "step"):
-                properties = [m.StepProperty(r.required(p, "name"), p.get("value"), r.pos(p))
+                properties = [from_xml(m.StepProperty, p, r.required, pos=r.pos(p))
                               for p in r.children(step, "stepProperty")]
                 game.steps.append(from_xml(m.Step, step, r.required, properties=properties, pos=r.pos(step)))
 
 
 def _read_rule(r: XmlReader, e) -> m.ProductionRule:
-    rule = m.ProductionRule(r.required(e, "name"), pos=r.pos(e))
+    rule = from_xml(m.ProductionRule, e, r.required, pos=r.pos(e))
     for child in r.children(e, "cost", "result"):
         if child.tag == "cost":
-            rule.costs.append(m.Amount(r.required(child, "resource"), child.get("quantity"), r.pos(child)))
+            rule.costs.append(from_xml(m.Cost, child, r.required, pos=r.pos(child)))
         else:
-            rule.results.append(m.Amount(r.required(child, "resourceOrUnit"), child.get("quantity"), r.pos(child)))
+            rule.results.append(from_xml(m.Result, child, r.required, pos=r.pos(child)))
     return rule
 
 
 def _read_frontier(r: XmlReader, e, rule_tag: str) -> m.Frontier:
-    return m.Frontier(r.required(e, "name"), [r.required(c, "name") for c in r.children(e, rule_tag)], r.pos(e))
+    # a frontier's rules are names only (<frontierRules name>), which the model holds as text
+    rules = [r.required(c, "name") for c in r.children(e, rule_tag)]
+    return from_xml(m.Frontier, e, r.required, rules=rules, pos=r.pos(e))
 
 
 def _read_production(r: XmlReader, e, game: m.Game) -> None:
@@ -322,7 +289,7 @@ def _read_production(r: XmlReader, e, game: m.Game) -> None:
             production.repair_frontiers.append(_read_frontier(r, child, "repairRules"))
         else:
             target = production.player_production if tag == "playerProduction" else production.player_repair
-            target.append(m.PlayerFrontier(r.required(child, "player"), r.required(child, "frontier"), r.pos(child)))
+            target.append(from_xml(m.PlayerFrontier, child, r.required, pos=r.pos(child)))
 
 
 def _read_technology(r: XmlReader, e, game: m.Game) -> None:
@@ -331,13 +298,14 @@ def _read_technology(r: XmlReader, e, game: m.Game) -> None:
         if child.tag == "technologies":
             technology.technologies = technology.technologies or []
             for tech in r.children(child, "techname"):
-                technology.technologies.append(m.TechName(r.required(tech, "name"), tech.get("tech"), r.pos(tech)))
+                technology.technologies.append(from_xml(m.TechName, tech, r.required, pos=r.pos(tech)))
         else:
-            categories = [
-                m.TechCategory(r.required(cat, "name"), [r.required(t, "name") for t in r.children(cat, "tech")],
-                               r.pos(cat))
+            categories = [  # a category's technologies are names only (<tech name>), held as text
+                from_xml(m.TechCategory, cat, r.required, techs=[r.required(t, "name") for t in r.children(cat, "tech")],
+                         pos=r.pos(cat))
                 for cat in r.children(child, "category")]
-            technology.player_techs.append(m.PlayerTech(r.required(child, "player"), categories, r.pos(child)))
+            technology.player_techs.append(from_xml(m.PlayerTech, child, r.required, categories=categories,
+                                                    pos=r.pos(child)))
 
 
 def _read_attachments(r: XmlReader, e, game: m.Game) -> None:
@@ -345,14 +313,9 @@ def _read_attachments(r: XmlReader, e, game: m.Game) -> None:
     legacy = e.tag == "attatchmentList"
     game.legacy_attachment_spelling = legacy
     for child in r.children(e, "attatchment" if legacy else "attachment"):
-        attach_to = child.get("attatchTo") if legacy else None
-        if attach_to is None:
-            attach_to = r.required(child, "attachTo")
-        options = [m.Option(r.required(o, "name"), o.get("value"), o.get("count"), r.pos(o))
-                   for o in r.children(child, "option")]
-        game.attachments.append(m.Attachment(
-            r.required(child, "name"), attach_to, r.required(child, "javaClass"), child.get("type"),
-            child.get("foreach"), options, r.pos(child)))
+        options = [from_xml(m.Option, o, r.required, pos=r.pos(o)) for o in r.children(child, "option")]
+        game.attachments.append(from_xml(m.Attachment, child, r.required, legacy=legacy, options=options,
+                                         pos=r.pos(child)))
 
 
 def _read_initialize(r: XmlReader, e, game: m.Game) -> None:
@@ -362,7 +325,7 @@ def _read_initialize(r: XmlReader, e, game: m.Game) -> None:
         if child.tag == "ownerInitialize":
             init.owners = init.owners or []
             for o in r.children(child, "territoryOwner"):
-                init.owners.append(m.TerritoryOwner(r.required(o, "territory"), r.required(o, "owner"), r.pos(o)))
+                init.owners.append(from_xml(m.TerritoryOwner, o, r.required, pos=r.pos(o)))
         elif child.tag == "unitInitialize":
             init.units = init.units or []
             for u in r.children(child, "unitPlacement", "heldUnits"):
@@ -383,8 +346,7 @@ def _read_initialize(r: XmlReader, e, game: m.Game) -> None:
 def _read_properties(r: XmlReader, e, game: m.Game) -> None:
     game.properties = game.properties or []
     for p in r.children(e, "property"):
-        prop = m.Property(r.required(p, "name"), p.get("value"), p.get("editable"), p.get("player"),
-                          p.get("min"), p.get("max"), pos=r.pos(p))
+        prop = from_xml(m.Property, p, r.required, pos=r.pos(p))
         for child in r.children(p, _PROPERTY_TYPES, "value", once=("value",)):
             if child.tag == "value":
                 prop.text = child.text or ""

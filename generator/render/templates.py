@@ -27,7 +27,7 @@ from markupsafe import Markup
 from generator.model import game as model
 from generator.core.datacache import cache_folder
 from generator.core.diagnostics import Position
-from generator.model.fields import xml_items
+from generator.model.fields import attributes_of, xml_items
 from generator.model.game import Game
 from generator.render.sandbox import CODE_STAMP, BoundedSandbox
 
@@ -63,9 +63,11 @@ def xml_attributes(**attributes: str | None) -> Markup:
         f' {name}="{escape_attribute(value)}"' for name, value in attributes.items() if value is not None))
 
 
-def model_attributes(entity) -> Markup:
-    """The XML attributes an entity's model class declares (generator.model.fields), in their order."""
-    return xml_attributes(**dict(xml_items(entity)))
+def model_attributes(entity: object, legacy: bool = False) -> Markup:
+    """The XML attributes an entity's model class declares (generator.model.fields), in their order;
+    with legacy, in old maps' spelling where there is one (attatchTo)."""
+    return Markup("".join(f' {name}="{escape_attribute(value)}"' for name, value in xml_items(entity, legacy)
+                          if value is not None))
 
 
 # The positions of the entities marked so far in the current render_game_with_origins (None: not recording).
@@ -87,15 +89,16 @@ def _mark(pos: Position | None) -> str:
     return f"\x00{len(recorded) - 1}\x00"
 
 
+# (XML name, field) of an option, looked up once: options are the most numerous element by far
+_OPTION_ATTRIBUTES = tuple((a.xml, a.field) for a in attributes_of(model.Option))
+
+
 def option_attributes(option: model.Option) -> Markup:
     """xml_attributes(name=, value=, count=) of an attachment option, as a filter: a big game has
     thousands of options, and Jinja calls a filter directly but a function through its call
     machinery (a sixth of the time of rendering Global 1940)."""
-    text = f' name="{escape_attribute(option.name)}"'
-    if option.value is not None:
-        text += f' value="{escape_attribute(option.value)}"'
-    if option.count is not None:
-        text += f' count="{escape_attribute(option.count)}"'
+    text = "".join(f' {name}="{escape_attribute(value)}"' for name, field in _OPTION_ATTRIBUTES
+                   if (value := getattr(option, field)) is not None)
     return Markup(text + _mark(option.pos))
 
 

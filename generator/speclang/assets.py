@@ -23,6 +23,7 @@ from generator.model import game as m
 from generator.core.diagnostics import Collector, Position, closest
 from generator.model.looks import ACTION_TEXT_SUFFIXES, AssetSpec, Picture, PlayerLook, UnitLook
 from generator.speclang.fullgame import SpecReader
+from generator.speclang.shapes import Raw
 
 ASSET_KEYS = ("players", "units")
 ASSET_PLAYER_KEYS = ("color", "flag", "units")
@@ -39,7 +40,7 @@ BAD_COLOUR = "TG452"
 BAD_PICTURE = "TG455"
 
 
-def read_assets(data, source: str, collector: Collector) -> AssetSpec:
+def read_assets(data: Raw, source: str, collector: Collector) -> AssetSpec:
     """The two sections of a spec's top level (absent: an empty AssetSpec)."""
     spec = AssetSpec()
     if not isinstance(data, dict):
@@ -90,7 +91,8 @@ def _read_units(r: SpecReader, section, spec: AssetSpec) -> None:
 def _read_picture(r: SpecReader, body, key: str, what: str) -> Picture | None:
     if key not in body:
         return None
-    value, pos = body[key], body.position_of(key)
+    value: Raw = body[key]
+    pos = body.position_of(key)
     if value == DRAWN:
         return Picture(drawn=True, pos=pos)
     if not isinstance(value, dict):
@@ -110,8 +112,8 @@ def _read_picture(r: SpecReader, body, key: str, what: str) -> Picture | None:
 def _read_texts(r: SpecReader, kind: str, data, pos: Position, spec: AssetSpec) -> None:
     texts = spec.texts.setdefault(kind, {})
     for key, body, kpos in r.entries(data, f"texts {kind}", pos, "key"):
-        if key is None:
-            continue
+        if not key:
+            continue  # no name: reported by entries
         spec.text_positions[(kind, key)] = kpos
         if isinstance(body, dict) and kind in ("politics", "actions"):
             r.check_keys(body, ACTION_TEXT_SUFFIXES, f"texts of {key}")
@@ -135,12 +137,12 @@ def check_asset_names(spec: AssetSpec, game: m.Game, source: str, collector: Col
             collector.error(UNKNOWN_PLAYER, f"the unit images of {name} come from player '{look.units.source}', "
                             "which the game does not have", look.units.pos or Position(source),
                             closest(look.units.source, players) or "name a player of the base map")
-    for name, look in spec.units.items():
+    for name, unit_look in spec.units.items():
         if name not in units:
             collector.error(UNKNOWN_UNIT, f"assets names unit type '{name}', which the game does not have",
-                            look.pos or Position(source), closest(name, units) or "unit types: " + ", ".join(units))
-        source_unit = look.image.source if look.image is not None else None
-        if source_unit is not None and source_unit not in units:
-            collector.error(UNKNOWN_UNIT, f"the image of {name} comes from unit type '{source_unit}', which the game "
-                            "does not have", look.image.pos or Position(source),
-                            closest(source_unit, units) or "name a unit type of the base map")
+                            unit_look.pos or Position(source), closest(name, units) or "unit types: " + ", ".join(units))
+        image = unit_look.image
+        if image is not None and image.source is not None and image.source not in units:
+            collector.error(UNKNOWN_UNIT, f"the image of {name} comes from unit type '{image.source}', which the game "
+                            "does not have", image.pos or Position(source),
+                            closest(image.source, units) or "name a unit type of the base map")

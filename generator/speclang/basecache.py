@@ -47,12 +47,13 @@ def _code_stamp() -> str:
 def load(path: Path, shown: str, read: Callable[[], bytes], import_game: Callable[[bytes], object]):
     """The game model of the base XML at path: from memory, from disk, or by import_game(bytes)."""
     memory_key = None
-    if _in_memory is not None:
+    memory = _in_memory  # the global read once: the same dict (or None) all through this call
+    if memory is not None:
         info = path.stat()
         memory_key = (str(path.resolve()), shown, info.st_mtime_ns, info.st_size)
-        if memory_key in _in_memory:
-            _in_memory.move_to_end(memory_key)
-            return pickle.loads(_in_memory[memory_key])
+        if memory_key in memory:
+            memory.move_to_end(memory_key)
+            return pickle.loads(memory[memory_key])
     data = read()
     folder = cache_folder("bases")  # None unless private: a pickle runs code when loaded
     digest = hashlib.sha256(b"\0".join([data, shown.encode("utf-8"), _code_stamp().encode("utf-8")])).hexdigest()
@@ -71,10 +72,10 @@ def load(path: Path, shown: str, read: Callable[[], bytes], import_game: Callabl
         blob = pickle.dumps(game, protocol=pickle.HIGHEST_PROTOCOL)
         if stored is not None:
             _store(stored, blob)
-    if memory_key is not None:
-        _in_memory[memory_key] = blob
-        while len(_in_memory) > KEPT_IN_MEMORY:
-            _in_memory.popitem(last=False)
+    if memory is not None and memory_key is not None:
+        memory[memory_key] = blob
+        while len(memory) > KEPT_IN_MEMORY:
+            memory.popitem(last=False)
     return game
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import sys
+from typing import Callable
 from pathlib import Path
 
 from generator.model import fields
@@ -18,7 +19,7 @@ from generator.model import game as m
 from generator.model.compare import SECTION_BY_NAME
 from generator.model.fields import attribute_named, attributes_of
 from generator.model.rename import KINDS
-from generator.speclang.shapes import (FLAG, FULL_GAME, MOD, NAME, NAMES, PAIR, TEXT, VALUE, Free, Key, Keyed, ListOf,
+from generator.speclang.shapes import (FLAG, FULL_GAME, MOD, NAME, NAMES, PAIR, TEXT, VALUE, Free, Key, Keyed, Kind, ListOf,
                                    MapOf, OneOf, Section, Value)
 from generator.core.enginename import ENGINE_NAMES
 
@@ -28,12 +29,18 @@ def _section(name: str, doc: str, *keys: Key, form: str = FULL_GAME) -> Section:
     return Section(name, doc, keys, form)
 
 
-def _attributes(cls, *names: str, required: tuple[str, ...] = ()) -> tuple[Key, ...]:
+def _attributes(cls: type, *names: str, required: tuple[str, ...] = ()) -> tuple[Key, ...]:
     """Keys that are XML attributes of a model class: their kind and doc come from the model
     (generator.model.fields), in the order given here (the order hints and the README list them)."""
     chosen = [attribute_named(cls, name) for name in names] if names else attributes_of(cls)
     return tuple(Key(a.yaml, FLAG if a.kind == fields.FLAG else VALUE, a.doc, required=a.yaml in required)
                  for a in chosen)
+
+
+def _attribute(cls: type, name: str, kind: Kind) -> Key:
+    """A key that is an XML attribute of a model class (its doc from the model) whose spec kind is
+    narrower than the model's (an enumeration)."""
+    return Key(name, kind, attribute_named(cls, name).doc)
 
 
 def _scalars(*names: str) -> tuple[Key, ...]:
@@ -43,37 +50,31 @@ def _scalars(*names: str) -> tuple[Key, ...]:
 
 # --- the full-game form ---------------------------------------------------------------------------------------
 
-LIST_NAME = Key("name", VALUE, "its name (in the list form; the mapping form has it as the key)")
-INFO = _section("info", "the game's name and version (1.9 needs a version)",
-                Key("name", VALUE, "the game's name as the lobby shows it"),
-                Key("version", VALUE, "the game's version"))
+LIST_NAME = _attributes(m.Territory, "name")[0]  # the same words for every entry keyed by its name
+INFO = _section("info", "the game's name and version (1.9 needs a version)", *_attributes(m.Info))
 TRIPLEA = _section("triplea", "the engine version the game needs",
                    Key("minimumVersion", VALUE, "the oldest engine that can play it"))
 GRID = _section("grid", "a grid of territories the engine generates",
                 Key("name", VALUE, "the grid's name"), Key("type", VALUE, "square or hex"),
                 *_scalars("x", "y", "horizontal-connections", "vertical-connections", "diagonal-connections"),
                 Key("water", ListOf(PAIR, what="list of [x, y]"), "the grid cells that are sea zones"))
-TERRITORY = _section("territory", "a territory: {} or {water: true}",
-                     LIST_NAME, Key("water", FLAG, "true for a sea zone"))
-RESOURCE = _section("resource", "a resource such as PUs",
-                    LIST_NAME,
-                    Key("isDisplayedFor", VALUE, "players that see it, separated by ':'"))
+TERRITORY = _section("territory", "a territory: {} or {water: true}", *_attributes(m.Territory))
+RESOURCE = _section("resource", "a resource such as PUs", *_attributes(m.Resource))
 PLAYER = _section("player", "a player", *_attributes(m.Player))
 DELEGATE = _section("delegate", "a delegate: the engine class that runs a kind of step",
-                    LIST_NAME,
+                    *_attributes(m.Delegate, "name"),
                     Key("class", VALUE, "the short class name, e.g. MoveDelegate"),
-                    Key("javaClass", VALUE, "any other class name, verbatim"),
-                    Key("display", VALUE, "the name the game shows"))
+                    *_attributes(m.Delegate, "javaClass", "display"))
 STEP = _section("step", "one step of the turn sequence",
                 *_attributes(m.Step, required=("name",)),
                 Key("properties", Keyed(VALUE), "step properties: name → value"))
 AMOUNTS = Keyed(VALUE, "unit type or resource")
 PRODUCTION_RULE = _section("productionRule", "a production or repair rule",
-                           LIST_NAME,
+                           *_attributes(m.ProductionRule),
                            Key("cost", AMOUNTS, "resource → quantity paid"),
                            Key("result", AMOUNTS, "unit type or resource → quantity got"))
 FRONTIER_ENTRY = _section("frontier", "a frontier in the list form (the mapping form: name → [rules])",
-                          LIST_NAME, Key("rules", NAMES, "the rules it offers"))
+                          *_attributes(m.Frontier), Key("rules", NAMES, "the rules it offers"))
 FRONTIER = OneOf((NAMES, FRONTIER_ENTRY))
 PRODUCTION = _section("production", "production and repair rules and frontiers",
                       Key("rules", Keyed(PRODUCTION_RULE), "production rules by name"),
@@ -82,31 +83,27 @@ PRODUCTION = _section("production", "production and repair rules and frontiers",
                       Key("frontiers", Keyed(FRONTIER), "production frontiers: name → [rules]"),
                       Key("playerProduction", Keyed(NAME, "player"), "player → production frontier"),
                       Key("playerRepair", Keyed(NAME, "player"), "player → repair frontier"))
-TECHNAME = _section("techname", "a technology",
-                    LIST_NAME,
-                    Key("tech", VALUE, "the engine's technology it stands for"))
+TECHNAME = _section("techname", "a technology", *_attributes(m.TechName))
 TECH_CATEGORY = _section("tech category", "a category in the list form (the mapping form: name → [technologies])",
-                         LIST_NAME, Key("techs", NAMES, "its technologies"))
+                         *_attributes(m.TechCategory), Key("techs", NAMES, "its technologies"))
 PLAYER_TECH = _section("player tech", "a player's technologies in the list form",
-                       Key("player", VALUE, "the player"),
+                       *_attributes(m.PlayerTech),
                        Key("categories", Keyed(OneOf((NAMES, TECH_CATEGORY)), "category"), "its categories"))
 TECHNOLOGY = _section("technology", "technologies and what each player may research",
                       Key("technologies", Keyed(TECHNAME), "technologies by name"),
                       Key("playerTech", Keyed(PLAYER_TECH.key("categories").kind, "player", PLAYER_TECH),
                           "player → category → [technologies]"))
-OPTION = _section("option", "an option with a count",
-                  Key("value", VALUE, "the option's value"), Key("count", VALUE, "the count"))
+OPTION = _section("option", "an option with a count", *_attributes(m.Option, "value", "count"))
 OPTION_VALUE = OneOf((VALUE, OPTION))
 OPTIONS = MapOf(OneOf((VALUE, OPTION, ListOf(OPTION_VALUE, what="list of values (a repeated option)"))), "option",
                 nullable=True)
 ATTACHMENT_TYPES = ("unitType", "territory", "resource", "player", "relationship", "territoryEffect", "technology")
 ATTACHMENT = _section("attachment", "an attachment: name, attachTo, class (short) or javaClass, type, options",
-                      Key("name", VALUE, "e.g. unitAttachment", required=True),
-                      Key("attachTo", VALUE, "the unit type, territory, player, ... it belongs to", required=True),
+                      *_attributes(m.Attachment, "name", "attachTo", required=("name", "attachTo")),
                       Key("class", VALUE, "the short class name, e.g. UnitAttachment"),
-                      Key("javaClass", VALUE, "any other class name, verbatim"),
-                      Key("type", Value(enum=ATTACHMENT_TYPES), "what attachTo names"),
-                      Key("foreach", VALUE, "the engine's foreach variables"),
+                      *_attributes(m.Attachment, "javaClass"),
+                      _attribute(m.Attachment, "type", Value(enum=ATTACHMENT_TYPES)),
+                      *_attributes(m.Attachment, "foreach"),
                       Key("options", OneOf((OPTIONS, ListOf(MapOf(OPTION_VALUE, "option"),
                                                             what="list of one-key mappings (keeps the exact order)"))),
                           "option: value, exactly as TripleA names them; {value, count} for a count"))
@@ -130,9 +127,7 @@ INITIALIZE = _section("initialize", "the starting position",
                       Key("resources", OneOf((RESOURCE_COUNTS, ListOf(RESOURCE_GIVEN))), "starting resources"),
                       Key("relationships", RELATIONSHIPS, "starting relationships"))
 PROPERTY = _section("property", "a game property",
-                    LIST_NAME, Key("value", VALUE, "its value"),
-                    Key("editable", FLAG, "players may change it"), Key("player", VALUE, "the player it is for"),
-                    Key("min", VALUE, "the least value"), Key("max", VALUE, "the greatest value"),
+                    *_attributes(m.Property),
                     Key("type", Free("boolean, number, string, ... or {number: {min, max}}"), "the value's type"),
                     Key("text", VALUE, "the value as element text (the game notes)"))
 EXTRA = _section("extra", "content kept verbatim by import: {at, after, xml | text} or {at, attributes}",
@@ -339,9 +334,9 @@ def _marker(name: str) -> tuple[str, str]:
         f"<!-- end: {name} -->\n"
 
 
-def readme_blocks(text: str) -> dict[str, str]:
-    """The generated blocks as they stand in a README text."""
-    blocks = {}
+def readme_blocks(text: str) -> dict[str, str | None]:
+    """The generated blocks as they stand in a README text (None: a block's markers are missing)."""
+    blocks: dict[str, str | None] = {}
     for name in readme_tables():
         start, end = _marker(name)
         match = re.search(re.escape(start) + "(.*?)" + re.escape(end), text, re.S)
@@ -349,11 +344,16 @@ def readme_blocks(text: str) -> dict[str, str]:
     return blocks
 
 
+def _constant(text: str) -> Callable[[re.Match[str]], str]:
+    """A replacement for re.sub that gives `text` as it is (made per call: no loop variable read late)."""
+    return lambda _match: text
+
+
 def update_readme(text: str) -> str:
     for name, table in readme_tables().items():
         start, end = _marker(name)
-        block = start + table + end  # a string made now, not a lambda reading the loop's variables later
-        text, count = re.subn(re.escape(start) + ".*?" + re.escape(end), lambda _, block=block: block, text,
+        # the block as it is (a replacement string would read its backslashes)
+        text, count = re.subn(re.escape(start) + ".*?" + re.escape(end), _constant(start + table + end), text,
                               flags=re.S)
         if count != 1:
             raise ValueError(f"README has {count} blocks marked {start.strip()}")

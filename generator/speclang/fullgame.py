@@ -5,11 +5,14 @@ shape problem in one pass (unknown keys with a suggestion, wrong types, missing
 names) and builds the game model; every model entity keeps its YAML position."""
 from __future__ import annotations
 
+from typing import Iterator
+
 from generator.model import game as m
-from generator.model.fields import from_fields
+from generator.model.fields import attributes_of, from_fields
 from generator.core.diagnostics import Collector, DiagnosticError, Position
 from generator.read.extras import parse_fragment
 from generator.read.safexml import is_bare_file_name
+from generator.read.yamlio import LocatedDict, LocatedList
 from generator.speclang import declared as d
 from generator.speclang.declared import ENGINES, GEOMETRY_KEYS
 from generator.speclang.reader import SpecReader
@@ -31,7 +34,7 @@ def read_game(data: Raw, source: str, collector: Collector, what: str = "the spe
     info = r.fields(top.get("info"), "info", at("info"), d.INFO)
     if "info" not in top and not partial:
         r.error("TG032", "the spec has no 'info' section", r.pos(top), "add: info: {name: My Game, version: '1.0'}")
-    game.info = m.Info(info.get("name"), info.get("version"), at("info"))
+    game.info = from_fields(m.Info, info, pos=at("info"))
     if "doctype" in top:
         game.doctype = r.text(top["doctype"], "doctype", at("doctype"))
         if game.doctype is not None and not is_bare_file_name(game.doctype):
@@ -50,9 +53,8 @@ def read_game(data: Raw, source: str, collector: Collector, what: str = "the spe
                           for name, body, pos in r.entries(top["variables"], "variables", at("variables"), "name")]
     _read_map(r, top.get("map"), at("map"), game)
     if "resources" in top:
-        game.resources = [m.Resource(name, r.fields(body, f"resource {name}", pos, d.RESOURCE).get(
-            "isDisplayedFor"), pos) for name, body, pos in r.entries(top["resources"], "resources", at("resources"),
-                                                                      "name")]
+        game.resources = [from_fields(m.Resource, r.fields(body, f"resource {name}", pos, d.RESOURCE), name=name, pos=pos)
+                          for name, body, pos in r.entries(top["resources"], "resources", at("resources"), "name")]
     for name, body, pos in r.entries(top.get("players"), "players", at("players"), "name"):
         f = r.fields(body, f"player {name}", pos, d.PLAYER)
         game.players.append(from_fields(m.Player, f, name=name, pos=pos))
@@ -63,8 +65,8 @@ def read_game(data: Raw, source: str, collector: Collector, what: str = "the spe
             setattr(game, attr, [m.Named(name, pos) for name, pos in r.names(top[key], key, at(key))])
     for name, body, pos in r.entries(top.get("delegates"), "delegates", at("delegates"), "name"):
         f = r.fields(body, f"delegate {name}", pos, d.DELEGATE)
-        game.delegates.append(m.Delegate(name, _java_class(r, f, m.DELEGATE_PACKAGE, f"delegate {name}", pos),
-                                         f.get("display"), pos))
+        game.delegates.append(from_fields(m.Delegate, f, name=name, pos=pos,
+                                          java_class=_java_class(r, f, m.DELEGATE_PACKAGE, f"delegate {name}", pos)))
     if "sequence" in top:
         game.steps = read_steps(r, top["sequence"], at("sequence"))
     game.offset = r.text(top.get("offset"), "offset", at("offset"))
@@ -87,8 +89,9 @@ def read_game(data: Raw, source: str, collector: Collector, what: str = "the spe
 def _read_extras(r: SpecReader, data: Raw, pos: Position) -> list[m.Extra]:
     """Verbatim content (generator.read.extras): {at, after, xml | text} or {at, attributes}."""
     extras = []
-    for index, body in enumerate(r.sequence(data, "extra", pos) or []):
-        item_pos = r.pos(body, data.position_of(index))
+    seq = r.sequence(data, "extra", pos) or LocatedList()
+    for index, body in enumerate(seq):
+        item_pos = r.pos(body, seq.position_of(index))
         f = r.fields(body, "an extra entry", item_pos, d.EXTRA)
         pieces = [key for key in ("xml", "text", "attributes") if key in f]
         if len(pieces) != 1:
@@ -131,9 +134,9 @@ def _java_class(r: SpecReader, f: dict, package: str, what: str, pos: Position) 
 
 
 def _pair_list(r: SpecReader, data: Raw, what: str, pos: Position) -> list[tuple[str, str, Position]]:
-    seq = r.sequence(data, what, pos)
+    seq = r.sequence(data, what, pos) or LocatedList()
     pairs = []
-    for index, item in enumerate(seq or []):
+    for index, item in enumerate(seq):
         item_pos = seq.position_of(index)
         if not isinstance(item, list) or len(item) != 2:
             r.error("TG031", f"each item of {what} must be a pair [a, b]", item_pos, "write [Territory A, Territory B]")
@@ -150,12 +153,13 @@ def _read_map(r: SpecReader, data: Raw, pos: Position, game: m.Game) -> None:
     for _index, grid in enumerate(r.sequence(section.get("grids"), "grids", at("grids")) or []):
         grid_pos = r.pos(grid, at("grids"))
         f = r.fields(grid, "grid", grid_pos, d.GRID)
-        water = [m.GridWater(r.text(c[0], "water x", grid_pos), r.text(c[1], "water y", grid_pos))
+        water = [m.GridWater(r.text(c[0], "water x", grid_pos, required=True),
+                             r.text(c[1], "water y", grid_pos, required=True))
                  for c in (f.pop("water", None) or []) if isinstance(c, list) and len(c) == 2]
         game.grids.append(m.Grid({k: v for k, v in f.items() if v is not None}, water, grid_pos))
     for name, body, tpos in r.entries(section.get("territories"), "territories", at("territories"), "name"):
         f = r.fields(body, f"territory {name}", tpos, d.TERRITORY)
-        game.territories.append(m.Territory(name, f.get("water"), tpos))
+        game.territories.append(from_fields(m.Territory, f, name=name, pos=tpos))
     game.connections = [m.Connection(a, b, p) for a, b, p in
                         _pair_list(r, section.get("connections"), "connections", at("connections"))]
     game.remove_connections = [m.Connection(a, b, p) for a, b, p in
@@ -179,7 +183,7 @@ def _read_alliances(r: SpecReader, data: Raw, pos: Position, game: m.Game) -> No
 
 def read_steps(r: SpecReader, data: Raw, pos: Position) -> list[m.Step]:
     steps = []
-    seq = r.sequence(data, "sequence", pos) or []
+    seq = r.sequence(data, "sequence", pos) or LocatedList()
     for index, body in enumerate(seq):
         spos = r.pos(body, seq.position_of(index))
         f = r.fields(body, "step", spos, d.STEP)
@@ -193,8 +197,9 @@ def read_steps(r: SpecReader, data: Raw, pos: Position) -> list[m.Step]:
     return steps
 
 
-def _amounts(r: SpecReader, data: Raw, what: str, pos: Position) -> list[m.Amount]:
-    return [m.Amount(name, r.text(value[1] if isinstance(value, list) and len(value) > 1 else
+def _amounts(r: SpecReader, data: Raw, what: str, pos: Position, kind: type[m.Amount]) -> list[m.Amount]:
+    """A rule's costs (kind m.Cost) or results (m.Result): item → quantity, or [item, quantity]."""
+    return [kind(name, r.text(value[1] if isinstance(value, list) and len(value) > 1 else
                                   (None if isinstance(value, list) else value), f"quantity of {name}", apos), apos)
             for name, value, apos in r.entries(data, what, pos, "name")]
 
@@ -207,8 +212,8 @@ def _read_rules(r: SpecReader, data: Raw, what: str, pos: Position) -> list[m.Pr
                     "write {cost: {PUs: 3}, result: {infantry: 1}}")
             continue
         r.check_keys(body, d.PRODUCTION_RULE.names, f"{what} {name}")
-        rules.append(m.ProductionRule(name, _amounts(r, body.get("cost"), f"cost of {name}", rpos),
-                                      _amounts(r, body.get("result"), f"result of {name}", rpos), rpos))
+        rules.append(m.ProductionRule(name, _amounts(r, body.get("cost"), f"cost of {name}", rpos, m.Cost),
+                                      _amounts(r, body.get("result"), f"result of {name}", rpos, m.Result), rpos))
     return rules
 
 
@@ -258,7 +263,7 @@ def _read_technology(r: SpecReader, data: Raw, pos: Position) -> m.Technology | 
     technology = m.Technology()
     if "technologies" in section:
         technology.technologies = [
-            m.TechName(name, r.fields(body, f"technology {name}", tpos, d.TECHNAME).get("tech"), tpos)
+            from_fields(m.TechName, r.fields(body, f"technology {name}", tpos, d.TECHNAME), name=name, pos=tpos)
             for name, body, tpos in r.entries(section["technologies"], "technologies", at("technologies"), "name")]
     for player, body, ppos in r.entries(section.get("playerTech"), "playerTech", at("playerTech"), "player"):
         categories_data = body.get("categories") if isinstance(body, dict) and "player" in body else body
@@ -270,7 +275,7 @@ def _read_technology(r: SpecReader, data: Raw, pos: Position) -> m.Technology | 
     return technology
 
 
-def _option_entries(r: SpecReader, data: Raw, what: str, pos: Position):
+def _option_entries(r: SpecReader, data: Raw, what: str, pos: Position) -> Iterator[tuple[str, Raw, Position]]:
     """Options as a mapping (repeats as lists) or as a list of one-key mappings (exact order)."""
     if isinstance(data, dict):
         for name, value in data.items():
@@ -295,8 +300,9 @@ def _option_entries(r: SpecReader, data: Raw, what: str, pos: Position):
 
 def _read_attachments(r: SpecReader, data: Raw, pos: Position) -> list[m.Attachment]:
     attachments = []
-    seq = r.sequence(data, "attachments", pos) or []
+    seq = r.sequence(data, "attachments", pos) or LocatedList()
     keys = d.ATTACHMENT.names
+    body: Raw  # an item of located YAML is located YAML again
     for index, body in enumerate(seq):
         apos = r.pos(body, seq.position_of(index))
         if not isinstance(body, dict):
@@ -306,18 +312,20 @@ def _read_attachments(r: SpecReader, data: Raw, pos: Position) -> list[m.Attachm
         at = body.position_of
         name = r.text(body.get("name"), "attachment name", apos, required=True)
         what = f"attachment {name}"
-        attachment = m.Attachment(
-            name=name, attach_to=r.text(body.get("attachTo"), f"attachTo of {what}", at("attachTo"), required=True),
-            java_class=_java_class(r, {k: r.text(body[k], k, at(k)) for k in ("class", "javaClass") if k in body},
-                                   m.ATTACHMENT_PACKAGE, what, apos),
-            type=r.text(body.get("type"), f"type of {what}", at("type")),
-            foreach=r.text(body.get("foreach"), f"foreach of {what}", at("foreach")), pos=apos)
+        found: dict[str, str | None] = {}
+        for a in attributes_of(m.Attachment):
+            if a.field == "java_class":  # written short (class:) or in full (javaClass:)
+                found[a.yaml] = _java_class(r, {k: r.text(body[k], k, at(k)) for k in ("class", a.yaml) if k in body},
+                                            m.ATTACHMENT_PACKAGE, what, apos)
+            elif a.field != "name":
+                found[a.yaml] = r.text(body.get(a.yaml), f"{a.yaml} of {what}", at(a.yaml), required=a.required)
+        attachment = from_fields(m.Attachment, found, name=name, pos=apos)
         for option_name, value, opos in _option_entries(r, body.get("options"), f"options of {what}", at("options")):
             if isinstance(value, dict):
                 r.check_keys(value, d.OPTION.names, f"option {option_name}")
-                attachment.options.append(m.Option(
-                    option_name, r.text(value.get("value"), f"option {option_name}", opos),
-                    r.text(value.get("count"), f"count of option {option_name}", opos), opos))
+                texts = {key: r.text(value.get(key), f"option {option_name}" if key == "value" else
+                                     f"{key} of option {option_name}", opos) for key in d.OPTION.names}
+                attachment.options.append(from_fields(m.Option, texts, name=option_name, pos=opos))
             else:
                 attachment.options.append(m.Option(option_name, r.text(value, f"option {option_name}", opos), None,
                                                    opos))
@@ -345,7 +353,7 @@ def _read_initialize(r: SpecReader, data: Raw, pos: Position) -> m.Initialize | 
         init.resources = _read_resources_given(r, section["resources"], at("resources"))
     if "relationships" in section:
         init.relationships = []
-        seq = r.sequence(section["relationships"], "relationships", at("relationships")) or []
+        seq = r.sequence(section["relationships"], "relationships", at("relationships")) or LocatedList()
         for index, item in enumerate(seq):
             rpos = seq.position_of(index)
             f = r.fields(item, "relationship", rpos, d.RELATIONSHIP, positional=True)
@@ -362,13 +370,14 @@ def _read_placements(r: SpecReader, data: Raw, pos: Position) -> list[m.UnitPlac
             f = r.fields(body, "unit placement", upos, keys)
             placements.append(from_fields(m.UnitPlacement, f, pos=upos))
         return placements
-    territories = r.mapping(data, "initialize units", pos)
-    for territory, owners in (territories or {}).items():
+    territories = r.mapping(data, "initialize units", pos) or LocatedDict()
+    for territory, owners in territories.items():
         tpos = territories.position_of(territory)
-        owners_map = r.mapping(owners, f"units in {territory}", tpos) or {}
+        owners_map = r.mapping(owners, f"units in {territory}", tpos) or LocatedDict()
         for owner, units in owners_map.items():
             opos = owners_map.position_of(owner)
-            units_map = r.mapping(units, f"units of {owner} in {territory}", opos) or {}
+            units_map = r.mapping(units, f"units of {owner} in {territory}", opos) or LocatedDict()
+            value: Raw
             for unit_type, value in units_map.items():
                 upos = units_map.position_of(unit_type)
                 if isinstance(value, dict):
@@ -389,10 +398,10 @@ def _read_resources_given(r: SpecReader, data: Raw, pos: Position) -> list[m.Res
             f = r.fields(body, "resource given", gpos, d.RESOURCE_GIVEN)
             given.append(from_fields(m.ResourceGiven, f, pos=gpos))
         return given
-    players = r.mapping(data, "initialize resources", pos)
-    for player, resources in (players or {}).items():
+    players = r.mapping(data, "initialize resources", pos) or LocatedDict()
+    for player, resources in players.items():
         ppos = players.position_of(player)
-        resources_map = r.mapping(resources, f"resources of {player}", ppos) or {}
+        resources_map = r.mapping(resources, f"resources of {player}", ppos) or LocatedDict()
         for resource, quantity in resources_map.items():
             rpos = resources_map.position_of(resource)
             given.append(m.ResourceGiven(str(player), str(resource),
@@ -410,13 +419,14 @@ def _read_properties(r: SpecReader, data: Raw, pos: Position) -> list[m.Property
         for item in (type_data if isinstance(type_data, list) else [type_data] if type_data is not None else []):
             if isinstance(item, dict) and len(item) == 1:
                 (kind, attributes), = item.items()
-                attrs = r.mapping(attributes, f"type of property {name}", ppos) or {}
-                types.append(m.PropertyType(str(kind), {str(k): r.text(v, str(k), ppos) for k, v in attrs.items()}))
+                attrs = r.mapping(attributes, f"type of property {name}", ppos) or LocatedDict()
+                # a null value (min: ~) is an attribute left out, as the templates and the YAML writer have it
+                types.append(m.PropertyType(str(kind), {str(k): text for k, v in attrs.items()
+                                                        if (text := r.text(v, str(k), ppos)) is not None}))
             elif isinstance(item, str):
                 types.append(m.PropertyType(item))
             else:
                 r.error("TG031", f"type of property {name} must be a name such as boolean or number",
                         ppos, "write type: boolean, or type: {number: {min: 0, max: 10}}")
-        properties.append(m.Property(name, f.get("value"), f.get("editable"), f.get("player"), f.get("min"),
-                                     f.get("max"), types, f.get("text"), ppos))
+        properties.append(from_fields(m.Property, f, name=name, types=types, text=f.get("text"), pos=ppos))
     return properties

@@ -15,9 +15,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from generator.model import game as m
+from generator.model.fields import attributes_of
 from generator.speclang.basegame import find_base
 from generator.core.diagnostics import Collector, Position, closest
-from generator.read.yamlio import LocatedDict
+from generator.read.yamlio import LocatedDict, LocatedList
 from generator.speclang import declared as d
 from generator.speclang.overlay_edit import place_entries, remove_entries, replace_entries
 from generator.speclang.overlay_prices import rules_priced_by_cost, set_player_prices  # noqa: F401 (used by build too)
@@ -41,7 +42,7 @@ def read_mod(data: LocatedDict, source: str, spec_dir: Path, collector: Collecto
     if header is None:
         return m.Game(), None
     base_pos = header.position_of("base")
-    base = header.get("base")
+    base: Raw = header.get("base")
     if isinstance(base, dict):
         r.check_keys(base, d.BASE.names, "mod base")
         map_name = r.text(base.get("map"), "base map", base_pos)
@@ -202,8 +203,9 @@ class _Overlay:
         for name, body, ppos in r.entries(section.get("properties"), "change properties",
                                           section.position_of("properties"), "name"):
             self._change_property(name, body, ppos)
-        seq = r.sequence(section.get("attachments"), "change attachments", section.position_of("attachments"))
-        for index, body in enumerate(seq or []):
+        seq = r.sequence(section.get("attachments"), "change attachments",
+                         section.position_of("attachments")) or LocatedList()
+        for index, body in enumerate(seq):  # body: Raw, as the entries' above
             apos = r.pos(body, seq.position_of(index))
             if not isinstance(body, dict):
                 r.error("TG031", "each changed attachment must be a mapping", apos,
@@ -217,9 +219,10 @@ class _Overlay:
 
     def _set_options(self, attachment: m.Attachment, options: Raw, pos: Position) -> None:
         """Replace each named option's values (None removes it); new options are appended."""
-        section = self.r.mapping(options, f"options of {attachment.name}", pos)
+        section = self.r.mapping(options, f"options of {attachment.name}", pos) or LocatedDict()
         new = []
-        for name, value in (section or {}).items():
+        item: Raw
+        for name, value in section.items():
             opos = section.position_of(name)
             name = str(name)
             values = value if isinstance(value, list) else [None] if value is None else [value]
@@ -268,7 +271,7 @@ class _Overlay:
             return
         amounts = cost if isinstance(cost, dict) else {"PUs": cost}
         for rule in rules:
-            rule.costs = [m.Amount(str(resource), self.r.text(quantity, f"cost of {unit}", pos), pos)
+            rule.costs = [m.Cost(str(resource), self.r.text(quantity, f"cost of {unit}", pos), pos)
                           for resource, quantity in amounts.items()]
 
     def _change_territory(self, territory: str, body: Raw, pos: Position) -> None:
@@ -311,11 +314,11 @@ class _Overlay:
         if "frontier" in fields:
             self._set_frontier(player, fields["frontier"] or "", pos)
         if "prices" in fields:  # after frontier: the prices go into the frontier the player ends up with
-            set_player_prices(self.r, self.game, player, fields["prices"], body.position_of("prices"), self.known)
-        for key, attr in (("optional", "optional"), ("canBeDisabled", "can_be_disabled"),
-                          ("defaultType", "default_type"), ("isHidden", "is_hidden")):
-            if key in fields:
-                setattr(target, attr, fields[key])
+            prices_pos = body.position_of("prices") if isinstance(body, dict) else pos  # fields are a mapping's
+            set_player_prices(self.r, self.game, player, fields["prices"], prices_pos, self.known)
+        for setting in attributes_of(m.Player):  # all but the name (required) are the player's settings
+            if not setting.required and setting.yaml in fields:
+                setattr(target, setting.field, fields[setting.yaml])
 
     def _set_frontier(self, player: str, frontier: str, pos: Position) -> None:
         production = self.game.production = self.game.production or m.Production()
@@ -334,7 +337,7 @@ class _Overlay:
         else:
             fields = {"value": self.r.text(body, f"property {name}", pos)}
         prop = existing.get(name) or m.Property(name, pos=pos)
-        for key in ("value", "editable", "text"):
+        for key in d.CHANGED_PROPERTY.names:  # they are the model's field names too
             if key in fields:
                 setattr(prop, key, fields[key])
         if name not in existing:
@@ -364,17 +367,17 @@ class _Overlay:
                 self._remove_territory(name)
         for name, npos in r.names(section.get("properties"), "remove properties", at("properties")):
             if self.known("property", name, [p.name for p in game.properties or []], npos):
-                game.properties = [p for p in game.properties if p.name != name]
+                game.properties = [p for p in game.properties or [] if p.name != name]
         for name, npos in r.names(section.get("steps"), "remove steps", at("steps")):
             if self.known("step", name, [s.name for s in game.steps or []], npos):
-                game.steps = [s for s in game.steps if s.name != name]
-        seq = r.sequence(section.get("attachments"), "remove attachments", at("attachments"))
-        for index, body in enumerate(seq or []):
+                game.steps = [s for s in game.steps or [] if s.name != name]
+        seq = r.sequence(section.get("attachments"), "remove attachments", at("attachments")) or LocatedList()
+        for index, body in enumerate(seq):
             apos = r.pos(body, seq.position_of(index))
             f = r.fields(body, "a removed attachment", apos, d.REMOVED_ATTACHMENT)
             target = self.attachment(f.get("name") or "", f.get("attachTo") or "", apos)
             if target is not None:
-                game.attachments = [a for a in game.attachments if a is not target]
+                game.attachments = [a for a in game.attachments or [] if a is not target]
         for name in d.REMOVE_KEYS:
             if name in section:
                 remove_entries(r, game, name, section[name], at(name))
@@ -394,8 +397,8 @@ class _Overlay:
 
 
 def _pairs(r: SpecReader, data: Raw, pos: Position):
-    seq = r.sequence(data, "remove connections", pos)
-    for index, item in enumerate(seq or []):
+    seq = r.sequence(data, "remove connections", pos) or LocatedList()
+    for index, item in enumerate(seq):
         ipos = seq.position_of(index)
         if isinstance(item, list) and len(item) == 2:
             yield r.text(item[0], "territory", ipos, True), r.text(item[1], "territory", ipos, True), ipos

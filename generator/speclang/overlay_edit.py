@@ -16,9 +16,12 @@ owner, unitType], ...); a further number picks one of several entries with the s
 (0 the first)."""
 from __future__ import annotations
 
+from typing import Iterator
+
 from generator.model import game as m
 from generator.model.compare import SECTION_BY_NAME, Section, identities
 from generator.core.diagnostics import Position, closest
+from generator.read.yamlio import LocatedDict, LocatedList
 from generator.speclang import declared as d
 from generator.speclang.fullgame import read_game
 from generator.speclang.reader import SpecReader
@@ -112,9 +115,9 @@ def _lookup(r: SpecReader, section: Section, ids: dict[tuple, int], identity: tu
         return None
 
 
-def _keys(r: SpecReader, section: Section, data: Raw, pos: Position):
-    seq = r.sequence(data, f"{section.name} keys", pos)
-    for index, item in enumerate(seq or []):
+def _keys(r: SpecReader, section: Section, data: Raw, pos: Position) -> Iterator[tuple[tuple, Position]]:
+    seq = r.sequence(data, f"{section.name} keys", pos) or LocatedList()
+    for index, item in enumerate(seq):
         ipos = seq.position_of(index)
         identity = read_identity(r, section, item, ipos)
         if identity is not None:
@@ -157,7 +160,7 @@ def replace_entries(r: SpecReader, game: m.Game, data: Raw, pos: Position) -> No
         section.set(game, items)
 
 
-def _replace_settings(r: SpecReader, game: m.Game, data: Raw) -> None:
+def _replace_settings(r: SpecReader, game: m.Game, data: LocatedDict) -> None:
     at = data.position_of
     for key in d.SETTING_KEYS:
         if key not in data:
@@ -175,15 +178,15 @@ def _replace_settings(r: SpecReader, game: m.Game, data: Raw) -> None:
 
 
 def place_entries(r: SpecReader, game: m.Game, data: Raw, pos: Position) -> None:
-    sections = r.section(data, d.PLACE, pos)
-    for name in (sections or {}):
+    sections = r.section(data, d.PLACE, pos) or LocatedDict()
+    for name in sections:
         section = SECTION_BY_NAME[name]
         items = section.get(game) or []
         ids = _positions(items, section)  # fixed before any move, so a number means the same entry throughout
         by_id = dict(zip(ids, items))
         order = list(ids)
-        groups = r.sequence(sections[name], f"place {name}", sections.position_of(name))
-        for index, group in enumerate(groups or []):
+        groups = r.sequence(sections[name], f"place {name}", sections.position_of(name)) or LocatedList()
+        for index, group in enumerate(groups):
             gpos = r.pos(group, groups.position_of(index))
             _place_group(r, section, group, gpos, ids, order)
         section.set(game, [by_id[identity] for identity in order])

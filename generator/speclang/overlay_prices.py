@@ -44,7 +44,7 @@ def set_player_prices(r: SpecReader, game: m.Game, player: str, data: Raw, pos: 
             continue
         amounts = cost if isinstance(cost, dict) else {"PUs": cost}
         own = _own_rule(production, frontier, rule, player)
-        own.costs = [m.Amount(str(resource), r.text(quantity, f"price of {unit} for {player}", upos), upos)
+        own.costs = [m.Cost(str(resource), r.text(quantity, f"price of {unit} for {player}", upos), upos)
                      for resource, quantity in amounts.items()]
 
 

@@ -22,7 +22,7 @@ from generator.model import game as m
 from generator.model.fields import from_fields
 from generator.core.diagnostics import Position, closest
 from generator.model.rename import KINDS, existing_names, rename
-from generator.read.yamlio import LocatedDict
+from generator.read.yamlio import LocatedDict, LocatedList
 from generator.speclang import declared as d
 from generator.speclang.fullgame import read_steps
 from generator.speclang.reader import SpecReader
@@ -33,9 +33,11 @@ _KIND_WORDS = {"players": "player", "territories": "territory", "units": "unit t
 
 def apply_renames(r: SpecReader, game: m.Game, data: Raw, pos: Position, is_mod_of_map: bool) -> None:
     section = r.section(data, d.RENAME, pos)
-    for kind in KINDS if section is not None else ():
-        names = r.mapping(section.get(kind), f"rename {kind}", section.position_of(kind))
-        for old, new in (names or {}).items():
+    if section is None:
+        return
+    for kind in KINDS:
+        names = r.mapping(section.get(kind), f"rename {kind}", section.position_of(kind)) or LocatedDict()
+        for old, new in names.items():
             npos = names.position_of(old)
             old, new = str(old), r.text(new, f"new name of {old}", npos, required=True) or ""
             current = existing_names(game, kind)
@@ -92,7 +94,8 @@ class SetupChanges:
         rules = [rule.name for rule in production.rules]
         for name, body, fpos in r.entries(data, "change frontiers", pos, "name"):
             frontier = next((f for f in production.frontiers if f.name == name), None)
-            if not self.known("production frontier", name, [f.name for f in production.frontiers], fpos):
+            if not self.known("production frontier", name, [f.name for f in production.frontiers], fpos) \
+                    or frontier is None:
                 continue
             edit = r.section(body, d.FRONTIER_CHANGE, fpos, f"change of frontier {name}")
             if edit is None:
@@ -106,8 +109,9 @@ class SetupChanges:
 
     def steps(self, data: Raw, pos: Position) -> None:
         r, game = self.r, self.game
-        for index, body in enumerate(r.sequence(data, "change steps", pos) or []):
-            spos = r.pos(body, data.position_of(index))
+        seq = r.sequence(data, "change steps", pos) or LocatedList()
+        for index, body in enumerate(seq):
+            spos = r.pos(body, seq.position_of(index))
             edit = r.section(body, d.STEP_CHANGE, spos, "a step change")
             if edit is None:
                 continue
@@ -121,29 +125,30 @@ class SetupChanges:
             new_steps = read_steps(r, edit.get("add"), edit.position_of("add"))
             taken = [s for s in new_steps if s.name in names]
             for step in taken:
-                r.error("TG053", f"the base game already has a step called '{step.name}'", step.pos,
+                r.error("TG053", f"the base game already has a step called '{step.name}'", step.pos or spos,
                         "step names must be unique")
-            if taken or not self.known("step", anchor, names, edit.position_of(anchors[0])):
+            if taken or not self.known("step", anchor, names, edit.position_of(anchors[0])) or game.steps is None:
                 continue
             at = names.index(anchor) + (1 if anchors[0] == "after" else 0)
             game.steps[at:at] = new_steps
 
     def initial_units(self, data: Raw, pos: Position) -> None:
         r, game = self.r, self.game
-        territories = r.mapping(data, "initialUnits (territory -> owner -> units)", pos)
+        territories = r.mapping(data, "initialUnits (territory -> owner -> units)", pos) or LocatedDict()
         init = game.initialize = game.initialize or m.Initialize()
         units = [u.name for u in game.units or []]
-        for territory, owners in (territories or {}).items():
+        for territory, owners in territories.items():
             tpos = territories.position_of(territory)
             if not self.known("territory", str(territory), [t.name for t in game.territories], tpos):
                 continue
-            by_owner = r.mapping(owners, f"units in {territory}", tpos) or {}
+            by_owner = r.mapping(owners, f"units in {territory}", tpos) or LocatedDict()
             for owner in by_owner:
                 opos = by_owner.position_of(owner)
                 if owner not in (None, "Neutral") and not self.known("player", str(owner), self._players(), opos):
                     continue
                 owner_name = None if owner in (None, "Neutral") else str(owner)  # Neutral: units nobody owns
-                counts = r.mapping(by_owner[owner], f"units of {owner} in {territory}", opos) or {}
+                counts = r.mapping(by_owner[owner], f"units of {owner} in {territory}", opos) or LocatedDict()
+                value: Raw
                 for unit, value in counts.items():
                     upos = counts.position_of(unit)
                     if not self.known("unit type", str(unit), units, upos):
@@ -172,8 +177,8 @@ class SetupChanges:
         for player, amounts, ppos in r.entries(data, "change resources", pos, "player"):
             if not self.known("player", player, self._players(), ppos):
                 continue
-            section = r.mapping(amounts, f"resources of {player}", ppos)
-            for resource, quantity in (section or {}).items():
+            section = r.mapping(amounts, f"resources of {player}", ppos) or LocatedDict()
+            for resource, quantity in section.items():
                 rpos = section.position_of(resource)
                 resource = str(resource)
                 if not self.known("resource", resource, names, rpos):
@@ -190,11 +195,12 @@ class SetupChanges:
         r, game = self.r, self.game
         init = game.initialize = game.initialize or m.Initialize()
         types = [t.name for t in game.relationship_types or []]
-        seq = r.sequence(data, "change relationships", pos) or []
+        seq = r.sequence(data, "change relationships", pos) or LocatedList()
         for index, item in enumerate(seq):
             rpos = seq.position_of(index)
             f = r.fields(item, "a relationship", rpos, d.RELATIONSHIP, positional=True)
-            first, second, kind = f.get("player1") or "", f.get("player2") or "", f.get("type") or ""
+            given = from_fields(m.Relationship, f, pos=rpos)
+            first, second, kind = given.player1, given.player2, given.type
             if not (self.known("player", first, self._players(), rpos)
                     and self.known("player", second, self._players(), rpos)
                     and self.known("relationship type", kind, types, rpos)):
@@ -202,8 +208,9 @@ class SetupChanges:
             relationships = init.relationships = init.relationships if init.relationships is not None else []
             target = next((rel for rel in relationships if {rel.player1, rel.player2} == {first, second}), None)
             if target is None:
-                relationships.append(m.Relationship(first, second, kind, f.get("roundValue") or "1", rpos))
+                given.round_value = given.round_value or "1"
+                relationships.append(given)
             else:
                 target.type, target.pos = kind, rpos
-                if f.get("roundValue"):
-                    target.round_value = f["roundValue"]
+                if given.round_value:
+                    target.round_value = given.round_value

@@ -3,7 +3,7 @@ report instead of raising. Key and scalar checks come from the declarations
 (generator.speclang.declared): `section` for a declared mapping, `fields` for one entry."""
 from __future__ import annotations
 
-from typing import Iterator, NamedTuple
+from typing import Any, Collection, Iterator, Literal, NamedTuple, overload
 
 from generator.core.diagnostics import Collector, Position, closest_name
 from generator.read.yamlio import LocatedDict, LocatedList
@@ -12,7 +12,7 @@ from generator.speclang.shapes import Raw, Section, Value
 
 class Entry(NamedTuple):
     """One entry of a keyed section (SpecReader.entries): its name, its raw body, where it is."""
-    name: str | None
+    name: str
     body: Raw
     pos: Position
 
@@ -30,7 +30,7 @@ class SpecReader:
     def error(self, code: str, message: str, pos: Position, hint: str) -> None:
         self.collector.error(code, message, pos, hint)
 
-    def mapping(self, data: Raw, what: str, pos: Position, allowed=None) -> LocatedDict | None:
+    def mapping(self, data: Raw, what: str, pos: Position, allowed: Collection[str] | None = None) -> LocatedDict | None:
         if data is None:
             empty = LocatedDict()
             empty.pos = pos
@@ -47,7 +47,7 @@ class SpecReader:
         """A declared section: a mapping (null reads as empty) whose keys are checked against the declaration."""
         return self.mapping(data, what or declared.name, pos, declared.names)
 
-    def check_keys(self, data: LocatedDict, allowed, what: str) -> set[str]:
+    def check_keys(self, data: LocatedDict, allowed: Collection[str], what: str) -> set[str]:
         """Reports each unknown key; returns the allowed keys that are missing but were probably
         meant by one (a misspelling), so the caller can leave out errors that only follow from it."""
         meant = set()
@@ -70,8 +70,15 @@ class SpecReader:
             return None
         return data
 
+    @overload
+    def text(self, value: Raw, what: str, pos: Position, required: Literal[True]) -> str: ...
+
+    @overload
+    def text(self, value: Raw, what: str, pos: Position, required: bool = False) -> str | None: ...
+
     def text(self, value: Raw, what: str, pos: Position, required: bool = False) -> str | None:
-        """A scalar as the exact string the XML will hold."""
+        """A scalar as the exact string the XML will hold; required: never None ("" where it is missing
+        or no scalar, which is reported)."""
         if value is None:
             if required:
                 self.error("TG032", f"{what} is missing", pos, f"give {what} a value")
@@ -91,11 +98,14 @@ class SpecReader:
         """Keyed sections: a mapping name -> body, or a list of bodies that carry the name.
 
         Yields an Entry (name, body, position) for each; body is a mapping, list or scalar."""
+        body: Raw  # a key's value or an item of located YAML is located YAML again
         if data is None:
             return
         if isinstance(data, dict):
             for key, body in data.items():
-                yield Entry(self.text(key, f"a name in {what}", data.position_of(key)), body, data.position_of(key))
+                # a null key (~:) is no name: reported here, not by the XSD on the built game
+                yield Entry(self.text(key, f"a name in {what}", data.position_of(key), required=True), body,
+                            data.position_of(key))
         elif isinstance(data, list):
             for index, body in enumerate(data):
                 item_pos = data.position_of(index)
@@ -112,7 +122,7 @@ class SpecReader:
             self.error("TG031", f"{what} must be a mapping or a list, not {_kind(data)}", pos,
                        "write one entry per line")
 
-    def fields(self, body: Raw, what: str, pos: Position, declared: Section, positional=False) -> dict:
+    def fields(self, body: Raw, what: str, pos: Position, declared: Section, positional: bool = False) -> dict[str, Any]:
         """The fields of one entry: a mapping with the declared keys, or (positional) a flow list.
 
         Keys declared as single values come back as text (a list or mapping there is reported);
@@ -122,7 +132,7 @@ class SpecReader:
             return {}
         if isinstance(body, dict):
             self.check_keys(body, allowed, what)
-            found = {}
+            found: dict[str, Any] = {}
             for key in declared.keys:
                 if key.name not in body:
                     continue
@@ -145,11 +155,11 @@ class SpecReader:
         seq = self.sequence(data, what, pos)
         if seq is None:
             return []
-        return [(self.text(item, f"an item of {what}", seq.position_of(i), required=True) or "", seq.position_of(i))
+        return [(self.text(item, f"an item of {what}", seq.position_of(i), required=True), seq.position_of(i))
                 for i, item in enumerate(seq)]
 
 
-def _kind(value) -> str:
+def _kind(value: object) -> str:
     if isinstance(value, dict):
         return "a mapping"
     if isinstance(value, list):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Union
+from typing import Any, Union
 
 from generator.read.yamlio import LocatedDict, LocatedList
 
@@ -55,7 +55,7 @@ class ListOf:
         items = json_of(self.item)
         if items.get("type") == ["object", "null"]:
             items["type"] = "object"  # a section read as a key may be empty (null); an item of a list may not
-        schema = {"type": "array", "items": items}
+        schema: dict[str, Any] = {"type": "array", "items": items}
         if self.min_items is not None:
             schema["minItems"] = self.min_items
         if self.max_items is not None:

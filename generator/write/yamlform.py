@@ -7,12 +7,14 @@ file short enough to read."""
 from __future__ import annotations
 
 import re
+from typing import Any, TypeVar
 
 import yaml
 
 from generator.model import game as m
-from generator.model.fields import yaml_items
+from generator.model.fields import attribute_named, yaml_items
 
+D = TypeVar("D", bound=dict)
 _Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 _CANONICAL_INT = re.compile(r"-?(0|[1-9][0-9]{0,17})\Z")
 
@@ -53,6 +55,21 @@ def scalar(value: str):
 
 def _present(**fields) -> Flow:
     return Flow((key, scalar(value)) for key, value in fields.items() if value is not None)
+
+
+def _entry(entity: object, *keys: str) -> Flow:
+    """The attributes of an entity the spec writes (all of them, or `keys` in that order), absent ones left out."""
+    return _present(**dict(yaml_items(entity, *keys)))
+
+
+def _entry_but(entity: object, key: str) -> Flow:
+    """_entry without the attribute `key`: it is the entry's key in the mapping form."""
+    return _present(**{k: v for k, v in yaml_items(entity) if k != key})
+
+
+def _name_keyed(items: list) -> dict | list:
+    """Entities keyed by name (the rest of their attributes as the value), or the list form."""
+    return _keyed(items, lambda item: item.name, lambda item: _entry_but(item, "name"), _entry)
 
 
 def _unique(names) -> bool:
@@ -100,7 +117,7 @@ def _short_class(java_class: str, package: str) -> tuple[str, str]:
 def _option_value(option: m.Option):
     if option.count is None:
         return scalar(option.value) if option.value is not None else None
-    return _present(value=option.value, count=option.count)
+    return _entry_but(option, "name")
 
 
 def _options(options: list[m.Option]):
@@ -119,20 +136,26 @@ def _options(options: list[m.Option]):
         not isinstance(v, dict) for v in values) else values) for name, values in grouped.items()}
 
 
+def _with_short_class(entity: m.Attachment | m.Delegate, package: str, data: D) -> D:
+    """`data` with the entity's attributes added in their order, as the text they are (no scalar()), its
+    class short (class:) where it can be."""
+    java_class = attribute_named(type(entity), "javaClass").yaml
+    for key, value in yaml_items(entity):
+        if key == java_class:
+            key, value = _short_class(value, package)
+        if value is not None:
+            data[key] = value
+    return data
+
+
 def _attachment(a: m.Attachment) -> dict:
-    data = {"name": a.name, "attachTo": a.attach_to}
-    key, value = _short_class(a.java_class, m.ATTACHMENT_PACKAGE)
-    data[key] = value
-    if a.type is not None:
-        data["type"] = a.type
-    if a.foreach is not None:
-        data["foreach"] = a.foreach
+    data = _with_short_class(a, m.ATTACHMENT_PACKAGE, {})
     data["options"] = _options(a.options)
     return data
 
 
 def _property(p: m.Property) -> dict:
-    data = _present(value=p.value, editable=p.editable, player=p.player, min=p.min, max=p.max)
+    data: dict[str, Any] = _entry_but(p, "name")
     types = [t.kind if not t.attributes else Flow({t.kind: _present(**t.attributes)}) for t in p.types]
     if len(types) == 1:
         data["type"] = types[0]
@@ -145,7 +168,7 @@ def _property(p: m.Property) -> dict:
 
 
 def _step(s: m.Step) -> dict:
-    data = _present(**dict(yaml_items(s)))
+    data = _entry(s)
     if s.properties:
         data["properties"] = _keyed(s.properties, lambda p: p.name, lambda p: scalar(p.value) if p.value is not None
                                     else None, lambda p: FlowList([p.name, p.value]))
@@ -177,8 +200,7 @@ def _production(p: m.Production) -> dict:
 def _technology(t: m.Technology) -> dict:
     data = {}
     if t.technologies is not None:
-        data["technologies"] = _keyed(t.technologies, lambda x: x.name, lambda x: _present(tech=x.tech),
-                                      lambda x: _present(name=x.name, tech=x.tech))
+        data["technologies"] = _name_keyed(t.technologies)
 
     def categories(pt: m.PlayerTech):
         return _keyed(pt.categories, lambda c: c.name, lambda c: FlowList(c.techs),
@@ -192,7 +214,7 @@ def _technology(t: m.Technology) -> dict:
 def _placement_value(u: m.UnitPlacement):
     if u.hits_taken is None and u.unit_damage is None and u.quantity is not None:
         return scalar(u.quantity)
-    return _present(**dict(yaml_items(u, *m.UnitPlacement.COUNT_KEYS)))
+    return _entry(u, *m.UnitPlacement.COUNT_KEYS)
 
 
 def _initialize(init: m.Initialize) -> dict:
@@ -203,14 +225,14 @@ def _initialize(init: m.Initialize) -> dict:
     if init.units is not None:
         grouped = _grouped_placements(init.units)
         data["units"] = grouped if grouped is not None else [
-            _present(**dict(yaml_items(u, *m.UnitPlacement.SPEC_ORDER))) for u in init.units]
+            _entry(u, *m.UnitPlacement.SPEC_ORDER) for u in init.units]
     if init.held_units:
-        data["heldUnits"] = [_present(**dict(yaml_items(h, *m.HeldUnits.SPEC_ORDER))) for h in init.held_units]
+        data["heldUnits"] = [_entry(h, *m.HeldUnits.SPEC_ORDER) for h in init.held_units]
     if init.resources is not None:
         grouped = _grouped(init.resources, lambda g: g.player, lambda g: g.resource,
                            lambda g: scalar(g.quantity) if g.quantity is not None else None)
         data["resources"] = grouped if grouped is not None else [
-            _present(**dict(yaml_items(g))) for g in init.resources]
+            _entry(g) for g in init.resources]
     if init.relationships is not None:
         data["relationships"] = [
             FlowList([r.player1, r.player2, r.type] + ([scalar(r.round_value)] if r.round_value is not None else []))
@@ -245,7 +267,7 @@ def _alliances(alliances: list[m.Alliance]):
 
 def game_to_data(game: m.Game) -> dict:
     """The model as plain YAML data, sections in the game XML's order."""
-    data: dict = {"info": _present(name=game.info.name, version=game.info.version)}
+    data: dict = {"info": _entry(game.info)}
     if game.doctype != "game.dtd":
         data["doctype"] = game.doctype
     if game.loader is not None:
@@ -262,18 +284,14 @@ def game_to_data(game: m.Game) -> dict:
         map_data["grids"] = [dict(_present(**g.attributes), **(
             {"water": [FlowList([scalar(c.x), scalar(c.y)]) for c in g.water]} if g.water else {}))
             for g in game.grids]
-    map_data["territories"] = _keyed(game.territories, lambda t: t.name, lambda t: _present(water=t.water),
-                                     lambda t: _present(name=t.name, water=t.water))
+    map_data["territories"] = _name_keyed(game.territories)
     map_data["connections"] = [FlowList([c.t1, c.t2]) for c in game.connections]
     if game.remove_connections:
         map_data["removeConnections"] = [FlowList([c.t1, c.t2]) for c in game.remove_connections]
     data["map"] = map_data
     if game.resources is not None:
-        data["resources"] = _keyed(game.resources, lambda r: r.name, lambda r: _present(isDisplayedFor=r.is_displayed_for),
-                                   lambda r: _present(name=r.name, isDisplayedFor=r.is_displayed_for))
-    data["players"] = _keyed(game.players, lambda p: p.name,
-                             lambda p: _present(**{k: v for k, v in yaml_items(p) if k != "name"}),
-                             lambda p: _present(**dict(yaml_items(p))))
+        data["resources"] = _name_keyed(game.resources)
+    data["players"] = _name_keyed(game.players)
     data["alliances"] = _alliances(game.alliances)
     for key, items in (("units", game.units), ("relationshipTypes", game.relationship_types),
                        ("territoryEffects", game.territory_effects)):
@@ -311,10 +329,8 @@ def _extra(e: m.Extra) -> dict:
 
 
 def _delegate(d: m.Delegate) -> Flow:
-    key, value = _short_class(d.java_class, m.DELEGATE_PACKAGE)
-    data = Flow({key: value})
-    if d.display is not None:
-        data["display"] = d.display
+    data = _with_short_class(d, m.DELEGATE_PACKAGE, Flow())
+    del data["name"]  # the key of the delegates' mapping
     return data
 
 

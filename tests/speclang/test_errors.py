@@ -34,6 +34,16 @@ CASES = {
         "info: {name: X, version: '1.0'}\nsequence: {name: oops}\n",
         "spec.yaml:2:1: error[TG031]: sequence must be a list, not a mapping",
         "hint: write sequence as '- item' lines"),
+    # an entry keyed by null (~) has no name: said at its key, not by the XSD on the built game (issue 28's types)
+    "null-name": (
+        "info: {name: X, version: '1.0'}\nmap:\n  territories:\n    ~: {}\n",
+        "spec.yaml:4:5: error[TG032]: a name in territories is missing",
+        "hint: give a name in territories a value"),
+    # a grid's water cell is [x, y], both needed
+    "null-water-cell": (
+        "info: {name: X, version: '1.0'}\nmap:\n  grids:\n  - {name: g, type: square, x: 2, y: 1, water: [[1, ~]]}\n",
+        "spec.yaml:4:5: error[TG032]: water y is missing",
+        "hint: give water y a value"),
 }
 
 
