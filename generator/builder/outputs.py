@@ -61,10 +61,16 @@ def notes_and_listing(compiled: CompiledGame, files: dict[str, bytes], outdir: s
 def check_compiled(compiled: CompiledGame, engine: str | None) -> list[Diagnostic]:
     """The validator on what was built, positions mapped back to the YAML; raises on errors."""
     from generator.check.validate import validate_tree
+    from generator.render.sections import is_warm
 
     target = engine or compiled.spec.engine
-    findings = validate_tree(compiled.tree, engine=target, source=compiled.spec_path,
-                             position_of=compiled.position_of)
+    if is_warm():  # a warm process: the same game is not validated again
+        from generator.builder.incremental import validated
+
+        findings = validated(compiled, target)
+    else:
+        findings = validate_tree(compiled.tree, engine=target, source=compiled.spec_path,
+                                 position_of=compiled.position_of)
     diagnostics = sorted(compiled.warnings + findings, key=Diagnostic.sort_key)
     if any(d.severity == "error" for d in diagnostics):
         raise DiagnosticError(diagnostics, EXIT_ERRORS)

@@ -32,6 +32,9 @@ _PLACEHOLDER = re.compile("\x01([a-z]+)\x01")
 _MARK = re.compile("\x00([0-9]+)\x00")  # as generator.render.templates marks positions
 
 _warm: dict[str, tuple[tuple, str, list]] | None = None  # section -> (fingerprint, text, positions)
+# The spec (a key its warm builder chooses) whose model the kept sections were last rendered from, set
+# when a render completes: only then may the dependency map vouch for a section without its fingerprint.
+_owner: object = None
 
 
 def keep_warm() -> None:
@@ -101,21 +104,28 @@ def fingerprint(value):
     return (kind.__name__, *[v if type(v) in _SCALARS else fingerprint(v) for v in items])
 
 
-def render_sections(game, environment, record: list, origins) -> str:
+def render_sections(game, environment, record: list, origins, owner: object = None,
+                    unchanged: frozenset[str] = frozenset()) -> str:
     """The game XML text with position marks, as game.xml.j2 renders it; the positions go to
     `record`, as the marks number them. Sections whose fields are unchanged come from memory.
-    `origins`: the context variable the templates' `origin` filter records positions in."""
+    `origins`: the context variable the templates' `origin` filter records positions in.
+    `unchanged`: sections the dependency map (generator.builder.depmap) found no edit feeding since
+    `owner`'s last render; when that render was the last one, they are taken without a fingerprint."""
+    global _owner
+    trusted = unchanged if owner is not None and owner == _owner else frozenset()
+    _owner = None  # until this render completes
     frame = _frame_environment(environment).get_template("game/game.xml.j2").render(game=game)
     parts, last = [], 0
     for match in _PLACEHOLDER.finditer(frame):
         parts.append(frame[last:match.start()])
-        text, positions = _section(match.group(1), game, environment, origins)
+        text, positions = _section(match.group(1), game, environment, origins, match.group(1) in trusted)
         if positions and record:  # its marks count from 0: from the marks before it, as in one render
             text = _MARK.sub(partial(_shifted_mark, offset=len(record)), text)
         parts.append(text)
         record.extend(positions)
         last = match.end()
     parts.append(frame[last:])
+    _owner = owner
     return "".join(parts)
 
 
@@ -136,12 +146,14 @@ def _frame_environment(environment):
     return frame
 
 
-def _section(name: str, game, environment, origins) -> tuple[str, list]:
+def _section(name: str, game, environment, origins, trusted: bool = False) -> tuple[str, list]:
+    kept = _warm.get(name) if _warm is not None else None
+    if trusted and kept is not None:
+        return kept[1], kept[2]
     try:
         key = fingerprint(tuple(getattr(game, field) for field in SECTION_FIELDS[name]))
     except Unfingerprintable:
         key = None
-    kept = _warm.get(name) if _warm is not None else None
     if key is not None and kept is not None and kept[0] == key:
         return kept[1], kept[2]
     recorded: list = []
@@ -151,8 +163,11 @@ def _section(name: str, game, environment, origins) -> tuple[str, list]:
     finally:
         origins.reset(token)
     # its marks are numbered from 0 here; render_sections moves them after the sections before it
-    if _warm is not None and key is not None:
-        _warm[name] = (key, text, recorded)
+    if _warm is not None:
+        if key is not None:
+            _warm[name] = (key, text, recorded)
+        else:  # what is kept is an older model's: never to be vouched for
+            _warm.pop(name, None)
     return text, recorded
 
 

@@ -169,15 +169,17 @@ def render_game(game: Game) -> bytes:
     return text.encode("utf-8")
 
 
-def render_game_with_origins(game: Game) -> tuple[bytes, dict[int, Position]]:
+def render_game_with_origins(game: Game, owner: object = None,
+                             unchanged: frozenset[str] = frozenset()) -> tuple[bytes, dict[int, Position]]:
     """The game XML (the same bytes as render_game) and, for each line that starts an element
-    rendered from a model entity with a position, that position."""
+    rendered from a model entity with a position, that position. `owner`, `unchanged`: a warm
+    builder's word on which sections no edit fed (generator.render.sections.render_sections)."""
     from generator.render import sections
 
     recorded: list[Position] = []
     if sections.is_warm():
         # a warm process: unchanged sections from memory
-        text = sections.render_sections(game, _game_environment(), recorded, _ORIGINS)
+        text = sections.render_sections(game, _game_environment(), recorded, _ORIGINS, owner, unchanged)
     else:
         token = _ORIGINS.set(recorded)
         try:
