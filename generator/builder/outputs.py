@@ -155,11 +155,20 @@ def build_spec(spec: str, outdir: str, engine: str | None = None,
         diagnostics = check_built_map_folder(compiled, files, outdir, engine, diagnostics)
     diagnostics = diagnostics + portable_name_warnings(compiled, files, outdir)
     _print_spec_warnings(compiled, diagnostics, engine)
+    xml_path = next(path for path in files if path.endswith(".xml") and "/games/" in path)
+    same_xml = files[xml_path] == compiled.xml_bytes
     if only_changed:
         files = changed_files(outdir, files)
         if not files:
             return compiled, []
-    return compiled, write_outputs(outdir, files)
+    written = write_outputs(outdir, files)
+    from generator.render.sections import is_warm
+
+    if is_warm() and same_xml:  # the next rebuild asks what game this file holds (collisions.game_name_in)
+        from generator.builder.collisions import remember_written_game
+
+        remember_written_game(outdir, xml_path, compiled.xml_bytes, compiled.tree)
+    return compiled, written
 
 
 def changed_files(outdir: str, files: dict) -> dict:
