@@ -5,7 +5,8 @@ when the model fields that section reads have changed, positions included.
 The bytes are the cold render's by construction: game.xml.j2 is rendered with each include replaced
 by a placeholder (the frame), and each placeholder by that section's own render, which is what the
 include puts there. Each section is kept without its marks of YAML positions, with the positions by
-line counted from its own first line, moved down by the lines before it: as one render marks them. tests/render/test_sections.py compares both on every example."""
+line counted from its own first line, moved down by the lines before it: as one render marks them.
+tests/render/test_sections.py compares both on every example."""
 from __future__ import annotations
 
 import dataclasses
@@ -65,12 +66,12 @@ class Section(NamedTuple):
 
 def _unmarked(text: str, recorded: list) -> Section:
     positions: dict[int, Any] = {}
-    line, last, count = 0, 0, 0
-    for count, mark in enumerate(_MARK.finditer(text), 1):
+    line, last = 0, 0
+    for mark in _MARK.finditer(text):
         line += text.count("\n", last, mark.start())
         last = mark.start()
         positions[line] = recorded[int(mark.group(1))]
-    plain = _MARK.sub("", text) if count else text
+    plain = _MARK.sub("", text) if "\x00" in text else text
     return Section(plain, positions, plain.count("\n"), text.count("\x00") == 2 * len(recorded))
 
 
