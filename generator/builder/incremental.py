@@ -44,7 +44,7 @@ def compile_warm(spec_path: str | os.PathLike, text: str | None = None) -> Compi
     path = Path(spec_path)
     owner = str(path.resolve())
     data = load_yaml_file(path) if text is None else load_yaml_text(text, display_path(path))
-    kept = _kept.get(owner)  # kept until a build renders: a failed edit is diffed against no rendered game
+    kept = _kept.get(owner)  # kept until a build renders: an edit that fails is diffed against the last good one
     paths = depmap.changed_paths(kept.data, data) if kept is not None else None
     stale = depmap.stale_sections(paths) if paths is not None else None
     loaded = load_spec(path, text=text, data=data)
@@ -56,8 +56,10 @@ def compile_warm(spec_path: str | os.PathLike, text: str | None = None) -> Compi
     unchanged = frozenset(SECTION_FIELDS) - stale if stale is not None else frozenset()
     last_plan.clear()
     last_plan.update(paths=paths, stale=stale)
-    compiled = compile_game(loaded, owner, unchanged)
+    # what is kept must be what the kept sections were rendered from: a render that completes but
+    # whose XML fails to parse (TG042) leaves sections of a model no kept YAML describes
     _kept.pop(owner, None)
+    compiled = compile_game(loaded, owner, unchanged)
     _kept[owner] = _Kept(data, inputs)
     while len(_kept) > KEPT_SPECS:
         _kept.pop(next(iter(_kept)))

@@ -137,6 +137,8 @@ change:
     Germans: {prices: {infantry: 3}}
   initialUnits:
     Urals: {Russians: {infantry: 7}}
+  properties:
+    Warm Note: "plain"
 rules:
   - id: B1
     text: Germany earns 2 PUs while it holds Poland and Denmark.
@@ -155,6 +157,8 @@ STEPS = [
     ("cost: 13", "cost: 1x"),  # a number that is not one: an error
     ("cost: 1x", "cost: 12"),  # fixed
     ("Urals: {production: 3}", "Urals: {production: 3, isImpassable: false}"),  # a key added
+    ('Warm Note: "plain"', 'Warm Note: "pl\\x01ain"'),  # rendered, but no XML can hold it: TG042
+    ('Warm Note: "pl\\x01ain"', 'Warm Note: "plain"'),  # back to the last good text
 ]
 
 
