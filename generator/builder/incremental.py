@@ -35,7 +35,7 @@ class _Kept:
 
 _kept: dict[str, _Kept] = {}
 _findings: dict[str, tuple[tuple, list[Diagnostic]]] = {}  # spec -> (what they were made of, findings)
-_attachments: dict[str, Any] = {}  # spec -> its generator.check.warmchecks.AttachmentsMemo
+_memos: dict[str, tuple] = {}  # spec -> its generator.check.warmchecks AttachmentsMemo and StructureMemo
 last_plan: dict[str, object] = {}  # the last build's decision, for tests and the benchmark: paths, sections
 
 
@@ -98,20 +98,21 @@ def _macro_folders(spec_dir: Path, data: Any) -> list[Path]:
 def validated(compiled: CompiledGame, engine: str) -> list[Diagnostic]:
     """validate_tree's findings on the compiled game; the last ones when it is the same game."""
     from generator.check.validate import validate_tree
-    from generator.check.warmchecks import AttachmentsMemo
+    from generator.check.warmchecks import AttachmentsMemo, StructureMemo
 
     made_of = (engine, compiled.spec_path, compiled.game.pos, compiled.xml_bytes, compiled._line_positions)
     owner = str(Path(compiled.spec_path).resolve())
     kept = _findings.get(owner)
     if kept is not None and kept[0] == made_of:
         return list(kept[1])
-    memo = _attachments.pop(owner, None) or AttachmentsMemo()
-    _attachments[owner] = memo
-    while len(_attachments) > KEPT_SPECS:
-        _attachments.pop(next(iter(_attachments)))
-    memo.line_positions, memo.fallback = compiled._line_positions, compiled.position_of(None)
+    memos = _memos.pop(owner, None) or (AttachmentsMemo(), StructureMemo())
+    _memos[owner] = memos
+    while len(_memos) > KEPT_SPECS:
+        _memos.pop(next(iter(_memos)))
+    for memo in memos:
+        memo.line_positions, memo.fallback = compiled._line_positions, compiled.position_of(None)
     findings = validate_tree(compiled.tree, engine=engine, source=compiled.spec_path,
-                             position_of=compiled.position_of, attachments_memo=memo)
+                             position_of=compiled.position_of, attachments_memo=memos[0], structure_memo=memos[1])
     _findings.pop(owner, None)
     _findings[owner] = (made_of, list(findings))
     while len(_findings) > KEPT_SPECS:

@@ -35,11 +35,12 @@ _NUMBERS = re.compile(r"[0-9]+")
 
 def validate_tree(tree: etree._ElementTree, *, engine: str = "current", source: str,
                   position_of=None, map_dir=None, game_file: str | None = None,
-                  map_folder: MapFolder | None = None, attachments_memo=None) -> list[Diagnostic]:
+                  map_folder: MapFolder | None = None, attachments_memo=None,
+                  structure_memo=None) -> list[Diagnostic]:
     """Every problem of the game in `tree` for `engine`, sorted by position. With a map folder
     (map_dir, or map_folder as a build assembles it) also what the desktop client needs from it;
-    game_file is the XML's file name there, which map.yml must list. `attachments_memo`: a warm
-    process's generator.check.warmchecks.AttachmentsMemo for this spec."""
+    game_file is the XML's file name there, which map.yml must list. `attachments_memo`,
+    `structure_memo`: a warm process's generator.check.warmchecks memos for this spec."""
     engine = normalise_engine(engine)
     if position_of is None:
         def position_of(element):
@@ -47,6 +48,7 @@ def validate_tree(tree: etree._ElementTree, *, engine: str = "current", source: 
     found = check_schema(tree, source=source, position_of=position_of)
     checker = _GameChecker(tree.getroot(), engine, position_of, map_dir)
     checker.attachments_memo = attachments_memo
+    checker.structure_memo = structure_memo
     checker.run()
     if map_folder is None and map_dir is not None:
         map_folder = MapFolder.at(map_dir, engine_assets_folder(engine))
@@ -99,6 +101,7 @@ class _GameChecker(AttachmentChecks, StructureChecks, VictoryChecks):
         self.option_cache: dict[tuple[str, str], tuple] = {}
         self.bounds: dict[str, int] | None = None  # diceSides, territories: read when first needed
         self.attachments_memo = None  # generator.check.warmchecks.AttachmentsMemo in a warm process
+        self.structure_memo = None  # generator.check.warmchecks.StructureMemo in a warm process
 
     # ------------------------------------------------------------ reporting
 

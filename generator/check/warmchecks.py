@@ -78,6 +78,49 @@ class AttachmentsMemo:
         return tuple(parts)
 
 
+class StructureMemo:
+    """Kept by a warm process for one spec: the structural checks' local passes (generator.check.
+    structure LOCAL_PASSES: each looks at one top-level section and reads nothing else) per
+    section, keyed by the section's text, its first line and the YAML positions of its lines (and
+    of the root's, the fallback, the engine). `line_positions`, `fallback`: as AttachmentsMemo's."""
+
+    def __init__(self) -> None:
+        self.line_positions: dict[int, Any] | None = None
+        self.fallback: Any = None
+        self.kept: list[tuple[tuple, dict[str, list]]] = []  # per section: (key, pass -> findings)
+        self.reused = 0  # sections taken from memory by the last validation (for tests and benchmarks)
+
+    def run(self, checker, sections: list) -> dict[str, list[tuple[object, list]]]:
+        """pass name -> [(section, its findings)] for every section, in document order."""
+        names = checker.local_pass_names()
+        shared = (checker.engine, names, self.fallback, self.line_positions.get(checker.root.sourceline)
+                  if self.line_positions is not None else None)
+        kept, self.kept, self.reused = self.kept, [], 0
+        local: dict[str, list[tuple[object, list]]] = {name: [] for name in names}
+        for index, section in enumerate(sections):
+            key = self._key(section, shared)
+            found = kept[index][1] if key is not None and index < len(kept) and kept[index][0] == key else None
+            if found is None:
+                found = {name: checker.local_pass(name, section) for name in names}
+            else:
+                self.reused += 1
+            for name in names:
+                local[name].append((section, found[name]))
+            if key is not None:
+                self.kept.append((key, found))
+            else:
+                self.kept.append(((), found))  # () equals no key: never reused
+        return local
+
+    def _key(self, section, shared: tuple) -> tuple | None:
+        if self.line_positions is None or not isinstance(section.tag, str):
+            return None
+        text = etree.tostring(section, with_tail=False)
+        first = section.sourceline
+        return shared + (first, text, tuple(self.line_positions.get(line)
+                                            for line in range(first, first + text.count(b"\n") + 1)))
+
+
 class _Place(int):
     """An element's place in the attachment lists' document order (kept instead of the element)."""
 

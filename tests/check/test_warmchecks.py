@@ -52,13 +52,15 @@ def _compiled(tmp_path, monkeypatch, example: str):
     return compile_spec(tmp_path / "specs" / f"{example}.yaml")
 
 
-def _validate(compiled, tree, memo=None):
+def _validate(compiled, tree, memo=None, structure=None):
     from generator.check.validate import validate_tree
 
-    if memo is not None:
-        memo.line_positions, memo.fallback = compiled._line_positions, compiled.position_of(None)
+    for kept in (memo, structure):
+        if kept is not None:
+            kept.line_positions, kept.fallback = compiled._line_positions, compiled.position_of(None)
     return [d.format() for d in validate_tree(tree, engine="1.9", source=compiled.spec_path,
-                                              position_of=compiled.position_of, attachments_memo=memo)]
+                                              position_of=compiled.position_of, attachments_memo=memo,
+                                              structure_memo=structure)]
 
 
 @pytest.mark.parametrize("example", ["frontier_1939", "s000_nonaggression_pacts", "s004_corrupting_g40"])
@@ -81,3 +83,22 @@ def test_kept_findings_are_a_full_validations(example, tmp_path, monkeypatch):
     unit = again.getroot().find("unitList/unit")
     unit.set("name", unit.get("name") + "Gone")
     assert _validate(compiled, again, memo) == _validate(compiled, again) and not memo.replayed
+
+
+@pytest.mark.parametrize("example", ["frontier_1939", "s004_corrupting_g40"])
+def test_kept_structure_findings_are_a_full_validations(example, tmp_path, monkeypatch):
+    """The structural checks' local passes kept per top-level section: the same findings, in the
+    same order, as a full validation; a section whose text changed is checked again."""
+    compiled = _compiled(tmp_path, monkeypatch, example)
+    memo = warmchecks.StructureMemo()
+    full = _validate(compiled, compiled.tree)
+    assert _validate(compiled, compiled.tree, structure=memo) == full and memo.reused == 0
+    again = etree.ElementTree(etree.fromstring(compiled.xml_bytes))
+    sections = [child for child in again.getroot() if isinstance(child.tag, str)]
+    assert _validate(compiled, again, structure=memo) == full and memo.reused == len(sections)
+    option = again.getroot().find("attachmentList/attachment/option")
+    del option.attrib["value"]  # TG108, in the attachment list only
+    option.set("bogus", "1")  # TG183
+    assert _validate(compiled, again, structure=memo) == _validate(compiled, again)
+    assert memo.reused == len(sections) - 1
+    assert any("TG108" in line for line in _validate(compiled, again, structure=memo))
