@@ -36,6 +36,33 @@ def game_name_in(path: Path) -> tuple[bool, str | None]:
     head = _read_plain(path, _HEAD_BYTES)
     if head is None:
         return False, None
+    kept = _written.get(str(path))
+    if kept is not None and kept[0] == head:  # the game this process wrote there, byte for byte
+        return kept[1]
+    return _answer_for(head)
+
+
+KEPT_WRITTEN = 4
+_written: dict[str, tuple[bytes, tuple[bool, str | None]]] = {}  # path -> (the bytes written, their answer)
+
+
+def remember_written_game(outdir: str, xml_path: str, xml_bytes: bytes, tree) -> None:
+    """A warm process's rebuild asks game_name_in of its own previous output: the answer for the
+    bytes it wrote is read from the tree parsed from them (the whole game, so well-formed), kept
+    for when the file still begins with exactly the bytes game_name_in reads."""
+    root = tree.getroot()
+    first = next((child for child in root if isinstance(child.tag, str)), None)
+    if root.tag != "game" or first is None or first.tag != "info":
+        return  # only the plain case; anything else is read as any file is
+    path = str(Path(outdir).joinpath(*xml_path.split("/")))
+    _written.pop(path, None)
+    # game_name_in reads the first _HEAD_BYTES: a beginning of a well-formed game is well-formed so far
+    _written[path] = (xml_bytes[:_HEAD_BYTES], (True, first.get("name")))
+    while len(_written) > KEPT_WRITTEN:
+        _written.pop(next(iter(_written)))
+
+
+def _answer_for(head: bytes) -> tuple[bool, str | None]:
     # Every rebuild asks this of its own previous output: the first 64 KiB settle it, and the rest
     # is only checked to be well-formed, by a parser that reports no elements (half the time).
     found = _info_name(head[:_FIRST_BYTES]) if len(head) > _FIRST_BYTES else None

@@ -64,10 +64,16 @@ def notes_and_listing(compiled: CompiledGame, files: dict[str, bytes], outdir: s
 def check_compiled(compiled: CompiledGame, engine: str | None) -> list[Diagnostic]:
     """The validator on what was built, positions mapped back to the YAML; raises on errors."""
     from generator.check.validate import validate_tree
+    from generator.render.sections import is_warm
 
     target = engine or compiled.spec.engine
-    findings = validate_tree(compiled.tree, engine=target, source=compiled.spec_path,
-                             position_of=compiled.position_of)
+    if is_warm():  # a warm process: the same game is not validated again
+        from generator.builder.incremental import validated
+
+        findings = validated(compiled, target)
+    else:
+        findings = validate_tree(compiled.tree, engine=target, source=compiled.spec_path,
+                                 position_of=compiled.position_of)
     diagnostics = sorted(compiled.warnings + findings, key=Diagnostic.sort_key)
     if any(d.severity == "error" for d in diagnostics):
         raise DiagnosticError(diagnostics, EXIT_ERRORS)
@@ -152,11 +158,20 @@ def build_spec(spec: str, outdir: str, engine: str | None = None,
         diagnostics = check_built_map_folder(compiled, files, outdir, engine, diagnostics)
     diagnostics = diagnostics + portable_name_warnings(compiled, files, outdir)
     _print_spec_warnings(compiled, diagnostics, engine)
+    xml_path = next(path for path in files if path.endswith(".xml") and "/games/" in path)
+    same_xml = files[xml_path] == compiled.xml_bytes
     if only_changed:
         files = changed_files(outdir, files)
         if not files:
             return compiled, []
-    return compiled, write_outputs(outdir, files)
+    written = write_outputs(outdir, files)
+    from generator.render.sections import is_warm
+
+    if is_warm() and same_xml:  # the next rebuild asks what game this file holds (collisions.game_name_in)
+        from generator.builder.collisions import remember_written_game
+
+        remember_written_game(outdir, xml_path, compiled.xml_bytes, compiled.tree)
+    return compiled, written
 
 
 def changed_files(outdir: str, files: dict) -> dict:

@@ -95,15 +95,17 @@ MAX_BASE_DEPTH = 16  # mods of mods of mods...; a real chain is two or three lon
 
 
 def load_spec(spec_path: str | os.PathLike, _mods_within: tuple[Path, ...] = (), edit_rules=None,
-              check_assets: bool = True, text: str | None = None) -> LoadedSpec:
+              check_assets: bool = True, text: str | None = None, data=None) -> LoadedSpec:
     """Read and check a spec (a full game or a mod of a base game), expand its rules;
     raises with every problem found. `_mods_within`: the mods whose base this spec is.
     `edit_rules`: called with the spec's rules: list, returns the list to expand instead (a
     scenario's control build leaves out the rule it backs). `check_assets`: False when only the game
     XML is wanted (a control: the assets may name a player a left-out rule makes). `text`: the spec's
-    YAML as an editor holds it, unsaved (the language server), read instead of the file at spec_path."""
+    YAML as an editor holds it, unsaved (the language server), read instead of the file at spec_path.
+    `data`: that YAML already read (a warm build diffs it with the last one; read, never changed here)."""
     path = Path(spec_path)
-    data = load_yaml_file(path) if text is None else load_yaml_text(text, display_path(path))
+    if data is None:
+        data = load_yaml_file(path) if text is None else load_yaml_text(text, display_path(path))
     collector = Collector()
     source = display_path(path)
     spec_dir = path.resolve().parent
@@ -172,6 +174,12 @@ def load_base_game(path: Path) -> m.Game:
 
 
 def compile_spec(spec_path: str | os.PathLike, text: str | None = None) -> CompiledGame:
+    from generator.render import sections
+
+    if sections.is_warm():  # watch, the build server, the language server: only what an edit feeds
+        from generator.builder.incremental import compile_warm
+
+        return compile_warm(spec_path, text)
     loaded = load_spec(spec_path, text=text)
     if loaded.rules:
         add_rules_to_notes(loaded)
@@ -191,10 +199,11 @@ def add_rules_to_notes(loaded: LoadedSpec) -> None:
     notes.text, notes.value = html + ("\n<hr/>\n" + previous if previous else ""), None
 
 
-def compile_game(loaded: LoadedSpec) -> CompiledGame:
+def compile_game(loaded: LoadedSpec, owner: object = None, unchanged: frozenset[str] = frozenset()) -> CompiledGame:
+    """`owner`, `unchanged`: a warm build's dependency map (generator.builder.incremental)."""
     game, source = loaded.game, loaded.source
     with collector_paused():
-        xml, positions = render_game_with_origins(game)
+        xml, positions = render_game_with_origins(game, owner, unchanged)
     try:
         tree = parse_xml_bytes(xml, f"{source} (rendered XML)")
     except DiagnosticError as err:

@@ -65,22 +65,59 @@ class StructureChecks(CheckerState):
     """Mixed into the checker of generator.check.validate, whose state and reporting it uses."""
 
     def check_structure(self):
+        """The structural checks, in this order: attributes no engine reads (the root's, then each
+        section's), repeated sections, skipped content (nested steps, then stray content of
+        attachment lists), options without a value, properties without a name, placements without
+        a quantity, and for 1.9 its DTD complaints (IDs, then attachments without an option). All but
+        the repeated sections and the IDs look at one top-level section at a time (LOCAL_PASSES),
+        which a warm process keeps per section (generator.check.warmchecks.StructureMemo)."""
         root = self.root
-        self.check_unknown_attributes(root)
+        self.check_unknown_attributes(root, root_only=True)
+        sections = list(root)
+        memo = getattr(self, "structure_memo", None)
+        if memo is not None:
+            local = memo.run(self, sections)
+        else:
+            local = {name: [(section, self.local_pass(name, section)) for section in sections] for name in
+                     self.local_pass_names()}
+        local_reports = _Reports(local)
+        self.out.diagnostics += local_reports.of("unknown attributes")
         self.check_repeated_sections(root)
-        self.check_skipped_content(root)
-        for option in root.iter("option"):
+        for name in ("nested steps", "attachment list content", "option values", "property names",
+                     "placement quantities"):
+            self.out.diagnostics += local_reports.of(name)
+        if self.engine == EngineName.V1_9:
+            self.check_dtd_ids(root)
+            self.out.diagnostics += local_reports.of("attachments without options")
+
+    def local_pass_names(self) -> tuple[str, ...]:
+        return LOCAL_PASSES + (("attachments without options",) if self.engine == EngineName.V1_9 else ())
+
+    def local_pass(self, name: str, section) -> list:
+        """The findings of one local pass over one top-level section (nothing else is read)."""
+        before = len(self.out.diagnostics)
+        getattr(self, _LOCAL_PASS_METHODS[name])(section)
+        found = self.out.diagnostics[before:]
+        del self.out.diagnostics[before:]
+        return found
+
+    def check_option_values(self, section):
+        for option in section.iter("option"):
             if option.get("value") is None and option.get("name") is not None:
                 self.report("error" if self.engine == EngineName.V1_9 else "warning", "TG108",
                             f"option '{option.get('name')}' has no value: "
                             + ("1.9 refuses the game" if self.engine == EngineName.V1_9 else
                                "the current engine skips it"), option, 'give it a value="..." or remove it')
-        for prop in root.iter("property"):
+
+    def check_property_names(self, section):
+        for prop in section.iter("property"):
             if prop.get("name") is None and prop.getparent() is not None and prop.getparent().tag == "propertyList":
                 self.warning("TG158", "property without a name: "
                              + ("1.9 stores it under an empty name" if self.engine == EngineName.V1_9
                                 else "the current engine skips it"), prop, 'add name="..." or remove it')
-        for placement in root.iter("unitPlacement"):
+
+    def check_placement_quantities(self, section):
+        for placement in section.iter("unitPlacement"):
             if placement.get("quantity") is None:
                 if self.engine == EngineName.V1_9:
                     self.error("TG159", "unitPlacement without quantity: 1.9 fails reading the number", placement,
@@ -88,13 +125,11 @@ class StructureChecks(CheckerState):
                 else:
                     self.warning("TG159", "unitPlacement without quantity: the current engine places no unit",
                                  placement, 'add quantity="1"')
-        if self.engine == EngineName.V1_9:
-            self.check_dtd_complaints(root)
 
-    def check_unknown_attributes(self, root):
+    def check_unknown_attributes(self, top, root_only=False):
         """Attributes the game XML does not have: both engines ignore them (1.9 prints a complaint)."""
         declared = declared_attributes()
-        for element in root.iter():
+        for element in ((top,) if root_only else top.iter()):
             known = declared.get(element.tag) if isinstance(element.tag, str) else None
             if known is None or not element.attrib:
                 continue
@@ -122,35 +157,37 @@ class StructureChecks(CheckerState):
             else:
                 seen[child.tag] = child
 
-    def check_skipped_content(self, root):
-        """Content both engines skip: it loads, but does nothing."""
-        for step in root.iter("step"):
+    def check_nested_steps(self, section):
+        """Content both engines skip: it loads, but does nothing. A step inside a step."""
+        for step in section.iter("step"):
             parent = step.getparent()
             if parent is not None and parent.tag == "step":
                 tail = "" if self.engine == EngineName.V1_9 else (
                     "; the current engine also stops reading the outer step's properties here")
                 self.warning("TG107", f"a <step> inside step '{parent.get('name')}' is skipped by the engine{tail}",
                              step, "move it out of the outer step, or remove it (a broken comment?)")
-        for attachment_list in root:
-            if attachment_list.tag not in ("attachmentList", "attatchmentList"):
-                continue
-            if attachment_list.text and attachment_list.text.strip():
-                self.stray_text(attachment_list, attachment_list.text, attachment_list)
-            for child in attachment_list:
-                if isinstance(child.tag, str) and child.tag not in ("attachment", "attatchment"):
-                    self.warning("TG107", f"<{child.tag}> inside <{attachment_list.tag}> is skipped by the engine",
-                                 child, "move it to where it belongs, or remove it")
-                if child.tail and child.tail.strip():
-                    self.stray_text(attachment_list, child.tail, child)
+
+    def check_attachment_list_content(self, attachment_list):
+        """What both engines skip inside an attachment list: other elements, stray text."""
+        if attachment_list.tag not in ("attachmentList", "attatchmentList"):
+            return
+        if attachment_list.text and attachment_list.text.strip():
+            self.stray_text(attachment_list, attachment_list.text, attachment_list)
+        for child in attachment_list:
+            if isinstance(child.tag, str) and child.tag not in ("attachment", "attatchment"):
+                self.warning("TG107", f"<{child.tag}> inside <{attachment_list.tag}> is skipped by the engine",
+                             child, "move it to where it belongs, or remove it")
+            if child.tail and child.tail.strip():
+                self.stray_text(attachment_list, child.tail, child)
 
     def stray_text(self, parent, text, element):
         shown = " ".join(text.split())[:40]
         self.warning("TG107", f"text '{shown}' inside <{parent.tag}> is skipped by the engine", element,
                      "remove it (left over from an edit or a broken comment?)")
 
-    def check_dtd_complaints(self, root):
-        """What 1.9 prints when it checks the game against its DTD (and then loads it)."""
-        ids: dict[str, Element] = {}
+    def check_dtd_ids(self, root):
+        """What 1.9 prints when it checks the game against its DTD (and then loads it): IDs."""
+        ids: dict[str, Element] = {}  # ID value -> its first element
         for tag, attribute in _DTD_IDS.items():
             for element in root.iter(tag):
                 value = element.get(attribute)
@@ -167,8 +204,30 @@ class StructureChecks(CheckerState):
                                  "complaint and loads the game", element,
                                  f"rename one of them, e.g. the {tag}")
                 ids.setdefault(value, element)
-        for attachment in root.iter("attachment", "attatchment"):
+
+    def check_attachments_have_options(self, section):
+        """1.9's DTD complaint about an attachment without an option."""
+        for attachment in section.iter("attachment", "attatchment"):
             if not any(isinstance(c.tag, str) and c.tag == "option" for c in attachment):
                 self.warning("TG109", f"1.9's DTD check: attachment '{attachment.get('name')}' has no option; "
                              "1.9 prints a complaint and loads the game", attachment,
                              "give it an option or remove it")
+
+
+# The passes that look at one top-level section at a time, in the order check_structure reports them.
+_LOCAL_PASS_METHODS = {"unknown attributes": "check_unknown_attributes", "nested steps": "check_nested_steps",
+                       "attachment list content": "check_attachment_list_content",
+                       "option values": "check_option_values", "property names": "check_property_names",
+                       "placement quantities": "check_placement_quantities",
+                       "attachments without options": "check_attachments_have_options"}
+LOCAL_PASSES = tuple(_LOCAL_PASS_METHODS)[:-1]  # the last is 1.9's only
+
+
+class _Reports:
+    """The local passes' findings, section by section, read out pass by pass."""
+
+    def __init__(self, local: dict[str, list[tuple[object, list]]]):
+        self.local = local
+
+    def of(self, name: str) -> list:
+        return [finding for _, found in self.local.get(name, ()) for finding in found]

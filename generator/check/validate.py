@@ -35,16 +35,20 @@ _NUMBERS = re.compile(r"[0-9]+")
 
 def validate_tree(tree: etree._ElementTree, *, engine: str = "current", source: str,
                   position_of=None, map_dir=None, game_file: str | None = None,
-                  map_folder: MapFolder | None = None) -> list[Diagnostic]:
+                  map_folder: MapFolder | None = None, attachments_memo=None,
+                  structure_memo=None) -> list[Diagnostic]:
     """Every problem of the game in `tree` for `engine`, sorted by position. With a map folder
     (map_dir, or map_folder as a build assembles it) also what the desktop client needs from it;
-    game_file is the XML's file name there, which map.yml must list."""
+    game_file is the XML's file name there, which map.yml must list. `attachments_memo`,
+    `structure_memo`: a warm process's generator.check.warmchecks memos for this spec."""
     engine = normalise_engine(engine)
     if position_of is None:
         def position_of(element):
             return Position(source, element.sourceline or 0, 1)
     found = check_schema(tree, source=source, position_of=position_of)
     checker = _GameChecker(tree.getroot(), engine, position_of, map_dir)
+    checker.attachments_memo = attachments_memo
+    checker.structure_memo = structure_memo
     checker.run()
     if map_folder is None and map_dir is not None:
         map_folder = MapFolder.at(map_dir, engine_assets_folder(engine))
@@ -96,6 +100,8 @@ class _GameChecker(AttachmentChecks, StructureChecks, VictoryChecks):
         self.victory_options: list[tuple[etree._Element, bool]] = []  # (victory option, trigger has when)
         self.option_cache: dict[tuple[str, str], tuple] = {}
         self.bounds: dict[str, int] | None = None  # diceSides, territories: read when first needed
+        self.attachments_memo = None  # generator.check.warmchecks.AttachmentsMemo in a warm process
+        self.structure_memo = None  # generator.check.warmchecks.StructureMemo in a warm process
 
     # ------------------------------------------------------------ reporting
 
@@ -122,7 +128,10 @@ class _GameChecker(AttachmentChecks, StructureChecks, VictoryChecks):
         self.check_game_play(root.find("gamePlay"))
         self.check_production(root.find("production"))
         self.check_technology(root.find("technology"))
-        self.check_attachments()
+        if self.attachments_memo is not None:  # a warm process: skipped when what they read is unchanged
+            self.attachments_memo.run(self, self.check_attachments)
+        else:
+            self.check_attachments()
         if self.engine == EngineName.CURRENT:
             self.check_stacking_caps()
         self.check_initialize(root.find("initialize"))

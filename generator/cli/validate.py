@@ -70,9 +70,16 @@ def spec_findings(path: str, engine: str | None = None, map_dir: str | None = No
 
     compiled = compile_spec(path, text=text)
     engine = engine or compiled.spec.engine  # as build does: --engine wins, else the spec's
-    diagnostics = validate_tree(compiled.tree, engine=engine, source=display_path(path),
-                                position_of=compiled.position_of, map_dir=map_dir,
-                                game_file=compiled.game_file)
+    from generator.render.sections import is_warm
+
+    if map_dir is None and is_warm():  # the language server: the same game is not validated again
+        from generator.builder.incremental import validated
+
+        diagnostics = validated(compiled, engine)
+    else:
+        diagnostics = validate_tree(compiled.tree, engine=engine, source=display_path(path),
+                                    position_of=compiled.position_of, map_dir=map_dir,
+                                    game_file=compiled.game_file)
     diagnostics = sorted(compiled.warnings + diagnostics, key=Diagnostic.sort_key)
     # a mod answers for what it changes and adds: the base game's own warnings are one line
     diagnostics, inherited = split_base_findings(compiled, diagnostics, engine)

@@ -166,7 +166,7 @@ class FolderListings:
             return False
         key = (os.fspath(root), tuple(parts[:-1]))
         if key not in self._folders:
-            self._folders[key] = _listing(Path(root), parts[:-1])  # a link on the way: refused, not kept
+            self._folders[key] = _kept_listing(Path(root), parts[:-1])  # a link on the way: refused, not kept
         listing = self._folders[key]
         if listing is None:
             return False
@@ -180,6 +180,67 @@ class FolderListings:
         if kind == "special":
             raise _special(path)
         return kind == "file"
+
+
+# Warm processes (watch, the build server, the language server) keep listings across builds: a base
+# map's unit and flag folders do not change while a mod is edited. A kept listing is used only while
+# every folder on its way has the stamp it had (same inode, modification and change times: an entry
+# added, removed, renamed or swapped for a link changes its folder's), and only listings of folders
+# that had been left alone for SETTLED_NS before they were listed are kept (a change within the
+# file system's clock tick after the listing would otherwise not show in the stamp).
+_kept: dict[tuple[str, tuple[str, ...]], tuple[tuple, tuple[dict[str, str], set[str]]]] | None = None
+KEPT_LISTINGS = 4096
+SETTLED_NS = 2_000_000_000
+
+
+def keep_listings() -> None:
+    """Called by processes that build many times."""
+    global _kept
+    if _kept is None:
+        _kept = {}
+
+
+def _kept_listing(root: Path, folder: list[str]) -> tuple[dict[str, str], set[str]] | None:
+    if _kept is None:
+        return _listing(root, folder)
+    key = (os.fspath(root), tuple(folder))
+    stamps = _stamps(root, folder)
+    kept = _kept.get(key)
+    if stamps is not None and kept is not None and kept[0] == stamps:
+        return kept[1]
+    listing = _listing(root, folder)
+    _kept.pop(key, None)
+    if listing is not None and stamps is not None and _settled(stamps) and _stamps(root, folder) == stamps:
+        _kept[key] = (stamps, listing)
+        while len(_kept) > KEPT_LISTINGS:
+            _kept.pop(next(iter(_kept)))
+    return listing
+
+
+def _stamps(root: Path, folder: list[str]) -> tuple | None:
+    """(device, inode, mtime, ctime) of root (followed: the user may name a link) and of each folder
+    below it on the way (not followed); None when one is missing, not a folder, or a link."""
+    stamps = []
+    path = os.fspath(root)
+    try:
+        info = os.stat(path)
+        for part in [None, *folder]:
+            if part is not None:
+                path = os.path.join(path, part)
+                info = os.lstat(path)
+            if not stat.S_ISDIR(info.st_mode):
+                return None
+            stamps.append((info.st_dev, info.st_ino, info.st_mtime_ns, info.st_ctime_ns))
+    except OSError:
+        return None
+    return tuple(stamps)
+
+
+def _settled(stamps: tuple) -> bool:
+    import time
+
+    now = time.time_ns()
+    return all(now - max(mtime, ctime) > SETTLED_NS for _, _, mtime, ctime in stamps)
 
 
 def _loose_name(name: str) -> str:

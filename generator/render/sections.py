@@ -4,8 +4,9 @@ when the model fields that section reads have changed, positions included.
 
 The bytes are the cold render's by construction: game.xml.j2 is rendered with each include replaced
 by a placeholder (the frame), and each placeholder by that section's own render, which is what the
-include puts there. The marks of YAML positions are numbered per section and renumbered after the
-sections before it, as one render numbers them. tests/render/test_sections.py compares both on every example."""
+include puts there. Each section is kept without its marks of YAML positions, with the positions by
+line counted from its own first line, moved down by the lines before it: as one render marks them.
+tests/render/test_sections.py compares both on every example."""
 from __future__ import annotations
 
 import dataclasses
@@ -13,7 +14,7 @@ import operator
 import re
 from functools import partial
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 # The model fields each section template reads (all of them: `game.<field>` and nothing else; the
 # test reads the templates and holds this table to them).
@@ -31,7 +32,10 @@ SECTION_FIELDS = {
 _PLACEHOLDER = re.compile("\x01([a-z]+)\x01")
 _MARK = re.compile("\x00([0-9]+)\x00")  # as generator.render.templates marks positions
 
-_warm: dict[str, tuple[tuple, str, list]] | None = None  # section -> (fingerprint, text, positions)
+_warm: dict[str, tuple[tuple, Section]] | None = None  # section name -> (fingerprint, its render)
+# The spec (a key its warm builder chooses) whose model the kept sections were last rendered from, set
+# when a render completes: only then may the dependency map vouch for a section without its fingerprint.
+_owner: object = None
 
 
 def keep_warm() -> None:
@@ -49,9 +53,26 @@ class Unfingerprintable(TypeError):
     """A value the fingerprint does not know: its section is rendered every time."""
 
 
-def _shifted_mark(mark: re.Match[str], offset: int) -> str:
-    """A position mark of a section rendered alone, renumbered after the marks before it."""
-    return f"\x00{int(mark.group(1)) + offset}\x00"
+class Section(NamedTuple):
+    """A section's render as the game XML holds it: the text without position marks, each marked
+    line's position (line numbers counted from the section's first line, 0; the last mark on a line
+    wins, as in one render), its number of line breaks, and whether its marks were all sound (a
+    value holding NUL breaks them: the whole game is then rendered without positions)."""
+    text: str
+    positions: dict[int, Any]
+    breaks: int
+    sound: bool
+
+
+def _unmarked(text: str, recorded: list) -> Section:
+    positions: dict[int, Any] = {}
+    line, last = 0, 0
+    for mark in _MARK.finditer(text):
+        line += text.count("\n", last, mark.start())
+        last = mark.start()
+        positions[line] = recorded[int(mark.group(1))]
+    plain = _MARK.sub("", text) if "\x00" in text else text
+    return Section(plain, positions, plain.count("\n"), text.count("\x00") == 2 * len(recorded))
 
 
 _SCALARS = frozenset((type(None), str, int, float, bool))
@@ -101,22 +122,38 @@ def fingerprint(value):
     return (kind.__name__, *[v if type(v) in _SCALARS else fingerprint(v) for v in items])
 
 
-def render_sections(game, environment, record: list, origins) -> str:
-    """The game XML text with position marks, as game.xml.j2 renders it; the positions go to
-    `record`, as the marks number them. Sections whose fields are unchanged come from memory.
-    `origins`: the context variable the templates' `origin` filter records positions in."""
+def render_sections(game, environment, origins, owner: object = None,
+                    unchanged: frozenset[str] = frozenset()) -> tuple[str, dict[int, Any]] | None:
+    """The game XML text, as game.xml.j2 renders it, and for each line that starts an element
+    rendered from a model entity with a position, that position; None when a value holds NUL (no
+    XML can carry it, and it breaks the position marks). Sections whose fields are unchanged come
+    from memory. `origins`: the context variable the templates' `origin` filter records positions in.
+    `unchanged`: sections the dependency map (generator.builder.depmap) found no edit feeding since
+    `owner`'s last render; when that render was the last one, they are taken without a fingerprint."""
+    global _owner
+    trusted = unchanged if owner is not None and owner == _owner else frozenset()
+    _owner = None  # until this render completes
     frame = _frame_environment(environment).get_template("game/game.xml.j2").render(game=game)
-    parts, last = [], 0
+    if "\x00" in frame:
+        return None
+    parts: list[str] = []
+    lines: dict[int, Any] = {}
+    last, line = 0, 1
     for match in _PLACEHOLDER.finditer(frame):
-        parts.append(frame[last:match.start()])
-        text, positions = _section(match.group(1), game, environment, origins)
-        if positions and record:  # its marks count from 0: from the marks before it, as in one render
-            text = _MARK.sub(partial(_shifted_mark, offset=len(record)), text)
-        parts.append(text)
-        record.extend(positions)
+        between = frame[last:match.start()]
+        parts.append(between)
+        line += between.count("\n")
+        section = _section(match.group(1), game, environment, origins, match.group(1) in trusted)
+        if not section.sound:
+            return None
+        parts.append(section.text)
+        for relative, position in section.positions.items():
+            lines[line + relative] = position
+        line += section.breaks
         last = match.end()
     parts.append(frame[last:])
-    return "".join(parts)
+    _owner = owner
+    return "".join(parts), lines
 
 
 _frames: dict = {}  # environment -> its frame environment
@@ -136,24 +173,29 @@ def _frame_environment(environment):
     return frame
 
 
-def _section(name: str, game, environment, origins) -> tuple[str, list]:
+def _section(name: str, game, environment, origins, trusted: bool = False) -> Section:
+    kept = _warm.get(name) if _warm is not None else None
+    if trusted and kept is not None:
+        return kept[1]
     try:
         key = fingerprint(tuple(getattr(game, field) for field in SECTION_FIELDS[name]))
     except Unfingerprintable:
         key = None
-    kept = _warm.get(name) if _warm is not None else None
     if key is not None and kept is not None and kept[0] == key:
-        return kept[1], kept[2]
+        return kept[1]
     recorded: list = []
     token = origins.set(recorded)
     try:
         text = environment.get_template(f"game/{name}.xml.j2").render(game=game)
     finally:
         origins.reset(token)
-    # its marks are numbered from 0 here; render_sections moves them after the sections before it
-    if _warm is not None and key is not None:
-        _warm[name] = (key, text, recorded)
-    return text, recorded
+    section = _unmarked(text, recorded)  # its marks are numbered from 0 here, its lines from 0
+    if _warm is not None:
+        if key is not None:
+            _warm[name] = (key, section)
+        else:  # what is kept is an older model's: never to be vouched for
+            _warm.pop(name, None)
+    return section
 
 
 def section_templates(templates_dir: Path) -> dict[str, str]:

@@ -184,21 +184,24 @@ def render_game(game: Game) -> bytes:
     return text.encode("utf-8")
 
 
-def render_game_with_origins(game: Game) -> tuple[bytes, dict[int, Position]]:
+def render_game_with_origins(game: Game, owner: object = None,
+                             unchanged: frozenset[str] = frozenset()) -> tuple[bytes, dict[int, Position]]:
     """The game XML (the same bytes as render_game) and, for each line that starts an element
-    rendered from a model entity with a position, that position."""
+    rendered from a model entity with a position, that position. `owner`, `unchanged`: a warm
+    builder's word on which sections no edit fed (generator.render.sections.render_sections)."""
     from generator.render import sections
 
+    if sections.is_warm():  # a warm process: unchanged sections from memory
+        rendered = sections.render_sections(game, _game_environment(), _ORIGINS, owner, unchanged)
+        if rendered is None:  # a value holds NUL, which no XML can carry: the parser will say so
+            return render_game(game), {}
+        return rendered[0].encode("utf-8"), rendered[1]
     recorded: list[Position] = []
-    if sections.is_warm():
-        # a warm process: unchanged sections from memory
-        text = sections.render_sections(game, _game_environment(), recorded, _ORIGINS)
-    else:
-        token = _ORIGINS.set(recorded)
-        try:
-            text = _game_environment().get_template("game/game.xml.j2").render(game=game)
-        finally:
-            _ORIGINS.reset(token)
+    token = _ORIGINS.set(recorded)
+    try:
+        text = _game_environment().get_template("game/game.xml.j2").render(game=game)
+    finally:
+        _ORIGINS.reset(token)
     if text.count("\x00") != 2 * len(recorded):
         # A value holds NUL, which no XML can carry: the parser will say so, on the unmarked text.
         return render_game(game), {}

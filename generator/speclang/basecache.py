@@ -30,9 +30,11 @@ def keep_in_memory() -> None:
     global _in_memory
     if _in_memory is None:
         _in_memory = OrderedDict()
+    from generator.read.mapfiles import keep_listings
     from generator.render import sections
 
     sections.keep_warm()  # and the rendered sections of the game XML
+    keep_listings()  # and the listings of map folders, while they are unchanged
 
 
 def _code_stamp() -> str:

@@ -1,0 +1,181 @@
+"""The validator's attachment checks, kept warm (issue 30): the most costly part of validating a
+game (half of it for Global 1940), which an edit of a price, a set-up or a property does not touch.
+
+A check may be skipped only when everything it reads is what it read last time. The attachment
+checks (generator.check.attachments) declare what they read in ATTACHMENTS_READ: the attachment
+lists (their text, the lines they start on, the YAML positions of those lines), the checker's name
+index and variables, the game's bounds (dice sides, the map's routes) and the engine. Their
+findings and the state later checks read of them (ATTACHMENTS_WRITE) are then taken from the last
+run, the state's elements moved to the same places of the new tree. Anything unusual (an element
+that is not in the attachment lists, a position map that is not known) is simply run again."""
+from __future__ import annotations
+
+from itertools import chain
+from typing import Any, Callable
+
+from lxml import etree
+
+# What the attachment checks read of the checker before they run (besides the document and engine),
+# and what they leave for the checks after them; tests/check/test_warmchecks.py holds both to the code.
+ATTACHMENTS_READ = ("names", "variables", "bounds")
+ATTACHMENTS_WRITE = ("attached", "defined", "first_element", "conditions", "mentioned", "capitals",
+                     "unit_hit_points", "game_property_uses", "victory_options")
+_LISTS = ("attachmentList", "attatchmentList")
+
+
+class AttachmentsMemo:
+    """Kept by a warm process for one spec: the last attachment checks' inputs, findings and state.
+    `line_positions`, `fallback`: the build's line -> YAML position map and the position of the
+    game, from which the validator's position_of answers (set before each validation)."""
+
+    def __init__(self) -> None:
+        self.line_positions: dict[int, Any] | None = None
+        self.fallback: Any = None
+        self.key: tuple | None = None
+        self.findings: list = []
+        self.state: dict[str, Any] = {}
+        self.replayed = False  # the last validation took the kept findings (for tests and benchmarks)
+
+    def run(self, checker, check: Callable[[], None]) -> None:
+        """check() (the attachment checks on checker), or what it did last time for the same inputs."""
+        from generator.check.numbers import game_bounds
+
+        if checker.bounds is None:
+            checker.bounds = game_bounds(checker.root)  # read lazily by the checks; part of what they read
+        lists = [child for child in checker.root if child.tag in _LISTS]
+        key = self._key(checker, lists)
+        self.replayed = key is not None and key == self.key
+        if self.replayed:
+            elements = list(chain.from_iterable(element.iter() for element in lists))
+            checker.out.diagnostics.extend(self.findings)
+            for name, value in self.state.items():
+                setattr(checker, name, _with_elements(value, elements))
+            return
+        before = len(checker.out.diagnostics)
+        check()
+        self.key, self.findings, self.state = None, checker.out.diagnostics[before:], {}
+        places = {element: index for index, element in
+                  enumerate(chain.from_iterable(element.iter() for element in lists))}
+        try:
+            self.state = {name: _with_places(getattr(checker, name), places) for name in ATTACHMENTS_WRITE}
+        except KeyError:  # an element from elsewhere: nothing to keep
+            return
+        self.key = key
+
+    def _key(self, checker, lists: list) -> tuple | None:
+        if self.line_positions is None:
+            return None
+        root = checker.root
+        parts: list[Any] = [checker.engine, self.fallback, root.sourceline, self.line_positions.get(root.sourceline)]
+        for element in lists:
+            text = etree.tostring(element, with_tail=False)
+            first = element.sourceline
+            last = first + text.count(b"\n")
+            parts += [first, text, tuple(self.line_positions.get(line) for line in range(first, last + 1))]
+        parts.append(tuple((kind, frozenset(names)) for kind, names in checker.names.items()))
+        parts.append(tuple((name, tuple(values)) for name, values in checker.variables.items()))
+        parts.append(tuple(sorted(checker.bounds.items())))
+        return tuple(parts)
+
+
+class StructureMemo:
+    """Kept by a warm process for one spec: the structural checks' local passes (generator.check.
+    structure LOCAL_PASSES: each looks at one top-level section and reads nothing else) per
+    section, keyed by the section's text, its first line and the YAML positions of its lines (and
+    of the root's, the fallback, the engine). `line_positions`, `fallback`: as AttachmentsMemo's."""
+
+    def __init__(self) -> None:
+        self.line_positions: dict[int, Any] | None = None
+        self.fallback: Any = None
+        self.kept: list[tuple[tuple, dict[str, list]]] = []  # per section: (key, pass -> findings)
+        self.reused = 0  # sections taken from memory by the last validation (for tests and benchmarks)
+
+    def run(self, checker, sections: list) -> dict[str, list[tuple[object, list]]]:
+        """pass name -> [(section, its findings)] for every section, in document order."""
+        names = checker.local_pass_names()
+        shared = (checker.engine, names, self.fallback, self.line_positions.get(checker.root.sourceline)
+                  if self.line_positions is not None else None)
+        kept, self.kept, self.reused = self.kept, [], 0
+        local: dict[str, list[tuple[object, list]]] = {name: [] for name in names}
+        for index, section in enumerate(sections):
+            key = self._key(section, shared)
+            found = kept[index][1] if key is not None and index < len(kept) and kept[index][0] == key else None
+            if found is None:
+                found = {name: checker.local_pass(name, section) for name in names}
+            else:
+                self.reused += 1
+            for name in names:
+                local[name].append((section, found[name]))
+            if key is not None:
+                self.kept.append((key, found))
+            else:
+                self.kept.append(((), found))  # () equals no key: never reused
+        return local
+
+    def _key(self, section, shared: tuple) -> tuple | None:
+        if self.line_positions is None or not isinstance(section.tag, str):
+            return None
+        text = etree.tostring(section, with_tail=False)
+        first = section.sourceline
+        return shared + (first, text, tuple(self.line_positions.get(line)
+                                            for line in range(first, first + text.count(b"\n") + 1)))
+
+
+class _Place(int):
+    """An element's place in the attachment lists' document order (kept instead of the element)."""
+
+
+# The state is of few shapes (ATTACHMENTS_WRITE): a dict or list whose items are an element, a tuple
+# holding elements, or plain values; a set. Elements any deeper are not kept (_with_places refuses).
+
+def _with_places(value: Any, places: dict) -> Any:
+    def place(item: Any) -> Any:
+        if isinstance(item, etree._Element):
+            return _Place(places[item])
+        if type(item) is tuple:
+            return tuple(place(part) if isinstance(part, etree._Element) else part for part in item)
+        return item
+
+    if isinstance(value, dict):
+        kept: Any = {key: place(item) for key, item in value.items()}
+        inner = kept.values()
+    elif isinstance(value, list):
+        kept = [place(item) for item in value]
+        inner = kept
+    elif isinstance(value, (set, frozenset)):
+        kept = inner = set(value)
+    else:
+        raise KeyError(type(value).__name__)
+    if any(_holds_element(item) for item in inner):
+        raise KeyError("an element deeper than the kept shapes")
+    return kept
+
+
+def _holds_element(value: Any) -> bool:
+    if isinstance(value, etree._Element):
+        return True
+    if isinstance(value, dict):
+        return any(_holds_element(item) for item in value.values()) or any(map(_holds_element, value))
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return any(_holds_element(item) for item in value if type(item) is not _Place)
+    return False
+
+
+def _with_elements(value: Any, elements: list) -> Any:
+    """The kept state with each place replaced by the new tree's element there (containers copied:
+    later checks may add to them)."""
+    def element(item: Any) -> Any:
+        kind = type(item)
+        if kind is _Place:
+            return elements[item]
+        if kind is tuple:
+            return tuple(elements[part] if type(part) is _Place else part for part in item)
+        if kind is list:
+            return list(item)
+        return item
+
+    if isinstance(value, dict):
+        return {key: element(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [element(item) for item in value]
+    return set(value)
