@@ -9,7 +9,6 @@ from __future__ import annotations
 import functools
 import re
 
-
 from generator.core.diagnostics import closest
 from generator.check.schema import schema_document
 from generator.check.checkerstate import CheckerState, Element
