@@ -72,7 +72,7 @@ def spec_variants(spec: Path, against: str | None) -> tuple[Variant, Variant]:
 def variant_of_file(name: str, path: Path) -> Variant:
     """A variant from a spec (built) or a game XML (as it is, with the map folder it sits in)."""
     if path.suffix in (".yaml", ".yml"):
-        from generator.builder.pipeline import compile_spec
+        from generator.builder.compiler import compile_spec
 
         return _from_compiled(name, display_path(path), compile_spec(path))
     data = read_input(path)

@@ -62,7 +62,7 @@ def _base_warnings(path: str, _mtime: int, _size: int, engine: str) -> frozenset
     from generator.check.validate import validate_file, validate_tree
 
     if path.endswith((".yaml", ".yml")):  # a base that is a spec itself: built as `validate` builds it
-        from generator.builder.pipeline import compile_spec
+        from generator.builder.compiler import compile_spec
 
         base = compile_spec(path)
         found = base.warnings + validate_tree(base.tree, engine=engine, source=base.spec_path,

@@ -27,7 +27,7 @@ def load_game_any(path: str | os.PathLike) -> m.Game:
     """A game from a spec (built in memory) or a game XML."""
     path = Path(path)
     if path.suffix in (".yaml", ".yml"):
-        from generator.builder.pipeline import compile_spec
+        from generator.builder.compiler import compile_spec
 
         return compile_spec(path).game  # with rules expanded and notes added, as the build writes it
     from generator.read.importer import import_xml_file

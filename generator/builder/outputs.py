@@ -147,7 +147,7 @@ def build_spec(spec: str, outdir: str, engine: str | None = None,
     """Compile, validate (warnings printed), write all or nothing; raises on errors. `only_changed`
     (watch): a file whose bytes are already there is not written again, nor returned."""
     from generator.builder.collisions import check_not_another_game, portable_name_warnings
-    from generator.builder.pipeline import compile_spec
+    from generator.builder.compiler import compile_spec
 
     compiled = compile_spec(spec)
     diagnostics = compiled.warnings if skip_validation else check_compiled(compiled, engine)

@@ -219,7 +219,7 @@ def package_spec(spec: str, outdir: str, previous: str | None = None) -> list[Pa
     from generator.builder.outputs import check_compiled, notes_and_listing, output_files, print_warnings
     from generator.builder.diff import diff_games, load_game_any
     from generator.write.notes import status_counts
-    from generator.builder.pipeline import compile_spec
+    from generator.builder.compiler import compile_spec
     from generator.builder.unittable import unit_rows
     from generator.core.writer import write_outputs
 

@@ -1,6 +1,6 @@
 """The build pipeline in one place: load -> spec check -> model -> render -> check.
 
-`compile_spec` returns the rendered game together with a map from every
+`compile_cold` returns the rendered game together with a map from every
 rendered XML line back to the YAML position that produced it, so that later
 checks can point at the user's YAML."""
 from __future__ import annotations
@@ -173,13 +173,9 @@ def load_base_game(path: Path) -> m.Game:
     return _load_base(path, (), Position(display_path(path), 0, 0))
 
 
-def compile_spec(spec_path: str | os.PathLike, text: str | None = None) -> CompiledGame:
-    from generator.render import sections
-
-    if sections.is_warm():  # watch, the build server, the language server: only what an edit feeds
-        from generator.builder.incremental import compile_warm
-
-        return compile_warm(spec_path, text)
+def compile_cold(spec_path: str | os.PathLike, text: str | None = None) -> CompiledGame:
+    """The whole build from nothing kept: what a new process does, and what every warm build must equal
+    (`generator.builder.compiler.compile_spec` chooses)."""
     loaded = load_spec(spec_path, text=text)
     if loaded.rules:
         add_rules_to_notes(loaded)

@@ -64,7 +64,7 @@ def spec_findings(path: str, engine: str | None = None, map_dir: str | None = No
     language server checks unsaved text with this same function). Unusable input raises
     DiagnosticError, as for the command."""
     from generator.builder.basefindings import base_note, split_base_findings
-    from generator.builder.pipeline import compile_spec
+    from generator.builder.compiler import compile_spec
     from generator.check.validate import validate_tree
     from generator.core.diagnostics import Diagnostic, display_path
 

@@ -76,7 +76,7 @@ def mark_stale(document: dict, spec_path: Path, current_spec_digest: str) -> Non
 
 
 def current_game_digest(spec_path: Path) -> str:
-    from generator.builder.pipeline import compile_spec
+    from generator.builder.compiler import compile_spec
     from generator.core.diagnostics import DiagnosticError
 
     try:

@@ -320,7 +320,7 @@ def test_spec(spec_path: Path, only: str | None = None, controls: bool = True, p
 
 
 def _compiled(spec_path: Path):
-    from generator.builder.pipeline import compile_spec
+    from generator.builder.compiler import compile_spec
 
     return compile_spec(spec_path)
 

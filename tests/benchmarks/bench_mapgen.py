@@ -95,7 +95,8 @@ def main() -> int:
     args = parser.parse_args()
 
     from generator.builder.outputs import output_files
-    from generator.builder.pipeline import compile_spec, load_game
+    from generator.builder.pipeline import load_game
+    from generator.builder.compiler import compile_spec
 
     with tempfile.TemporaryDirectory() as scratch:
         spec = Path(scratch) / "bench_hexes.yaml"

@@ -15,7 +15,7 @@ from generator.builder import collisions
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=[p.stem for p in EXAMPLES])
 def test_the_remembered_answer_is_the_files(example, tmp_path, monkeypatch):
-    from generator.builder.pipeline import compile_spec
+    from generator.builder.compiler import compile_spec
     from generator.core.diagnostics import DiagnosticError
 
     if "world_war_ii_global" in example.read_text(encoding="utf-8"):

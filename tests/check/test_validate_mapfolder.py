@@ -100,7 +100,7 @@ def root(folder: Path) -> Path:
 
 def map_findings(path: Path, folder: Path, engine: str) -> list[str]:
     """The map-folder diagnostics (TG170, TG4xx) of validate, formatted."""
-    from generator.builder.pipeline import compile_spec
+    from generator.builder.compiler import compile_spec
     from generator.check.validate import validate_tree
 
     if path.suffix == ".yaml":

@@ -42,7 +42,7 @@ def test_the_declared_reads_and_writes_are_the_codes():
 
 
 def _compiled(tmp_path, monkeypatch, example: str):
-    from generator.builder.pipeline import compile_spec
+    from generator.builder.compiler import compile_spec
 
     if "s00" in example or "g40" in example:
         if not SHARED.is_dir():

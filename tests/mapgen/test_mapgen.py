@@ -28,7 +28,8 @@ from generator.mapgen import art
 from generator.mapgen.grids import Grid, cell_id, parse_cell_id
 from generator.mapgen.pointfiles import even_odd_contains, parse_points, parse_polygons
 from generator.read.yamlio import load_yaml_file
-from generator.builder.pipeline import compile_spec, load_game
+from generator.builder.pipeline import load_game
+from generator.builder.compiler import compile_spec
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "mapgen"
 HEX_SKIRMISH = REPO / "rules_yaml" / "hex_skirmish.yaml"

@@ -8,7 +8,8 @@ import dataclasses
 import pytest
 
 from conftest import PLAIN_GAME
-from generator.builder.pipeline import compile_spec, load_spec
+from generator.builder.pipeline import load_spec
+from generator.builder.compiler import compile_spec
 from generator.render.templates import render_game, render_game_with_origins
 
 
