@@ -6,7 +6,9 @@ is the base's own when validating the base game alone, for the same engine, give
 code, at the same place of the base file, same message (line numbers in the message aside: they
 count lines of the game as built). A warning the mod causes at a base element (a condition it
 left unused) is the mod's. The base is validated once per process and engine (watch and the
-build server rebuild often)."""
+build server rebuild often), and an XML base's warnings are kept between runs too (a new process
+would otherwise validate all of Global 1940 to build a mod of it): in the private cache folder,
+keyed by the XML's bytes, the name it is shown by, the engine and the package's code."""
 from __future__ import annotations
 
 import os
@@ -64,6 +66,47 @@ def _base_warnings(path: str, _mtime: int, _size: int, engine: str) -> frozenset
         base = compile_spec(path)
         found = base.warnings + validate_tree(base.tree, engine=engine, source=base.spec_path,
                                               position_of=base.position_of)
-    else:
-        found = validate_file(path, engine=engine)
-    return frozenset(_key(d) for d in found if d.severity == "warning")
+        return frozenset(_key(d) for d in found if d.severity == "warning")
+    return _xml_base_warnings(path, engine)
+
+
+KEPT_ON_DISK = 16
+_VALUE_TYPES = (str, int, type(None))
+
+
+def _xml_base_warnings(path: str, engine: str) -> frozenset:
+    import hashlib
+    import marshal
+
+    from generator.check.validate import validate_tree
+    from generator.core.datacache import package_stamp, read_cached, store_cached
+    from generator.read.safexml import parse_xml_bytes, read_input
+
+    data = read_input(path)
+    shown = display_path(path)
+    key = hashlib.sha256(b"\0".join([package_stamp().encode("utf-8"), shown.encode("utf-8"),
+                                     engine.encode("utf-8"), data])).hexdigest()[:40]
+    kept = _readable_keys(read_cached("findings", key, ".marshal"))
+    if kept is not None:
+        return kept
+    found = validate_tree(parse_xml_bytes(data, shown), engine=engine, source=shown, game_file=Path(path).name)
+    keys = frozenset(_key(d) for d in found if d.severity == "warning")
+    store_cached("findings", key, ".marshal", marshal.dumps(sorted(keys, key=repr)), KEPT_ON_DISK)
+    return keys
+
+
+def _readable_keys(blob: bytes | None) -> frozenset | None:
+    """The warning keys a cache file holds; None unless it is exactly a list of such keys (a damaged
+    or foreign file is worked out again, never trusted)."""
+    import marshal
+
+    if blob is None:
+        return None
+    try:
+        keys = marshal.loads(blob)
+    except (EOFError, ValueError, TypeError):
+        return None
+    if not isinstance(keys, list) or not all(
+            isinstance(k, tuple) and len(k) == 5 and all(isinstance(v, _VALUE_TYPES) for v in k) for k in keys):
+        return None
+    return frozenset(keys)

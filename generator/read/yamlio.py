@@ -11,6 +11,7 @@ from generator.core.gcpause import collector_paused
 from generator.core.diagnostics import Diagnostic, DiagnosticError, Position, display_path
 from generator.read import yamlmessages
 from generator.read.safexml import read_input
+from generator.read.speccache import load_parsed
 
 MAX_SPEC_BYTES = 16 * 1024 * 1024
 # Every YAML node needs a line or a comma of its own (a block item, a key, a flow item), so lines
@@ -261,7 +262,7 @@ def load_yaml_text(text: str | bytes, shown: str, aliases: bool = True):
         if not aliases and ("&" in text or "*" in text):
             _refuse_anchors(text, shown)
         with collector_paused():
-            return _construct(loader, text, shown)
+            return load_parsed(text, shown, aliases, lambda: _construct(loader, text, shown))
     except yaml.MarkedYAMLError as err:
         problem = yamlmessages.explain(err, text)
         raise DiagnosticError([Diagnostic("TG020", f"YAML syntax error: {problem.message}",
