@@ -32,7 +32,8 @@ def split_base_findings(compiled: CompiledGame, diagnostics: list[Diagnostic],
     if base is None:
         return diagnostics, []
     known = _base_warnings(str(base), *_stamp(base), engine)
-    own, inherited = [], []
+    own: list[Diagnostic] = []
+    inherited: list[Diagnostic] = []
     for diagnostic in diagnostics:
         (inherited if _key(diagnostic) in known else own).append(diagnostic)
     return own, inherited
@@ -58,7 +59,7 @@ def _stamp(path: Path) -> tuple[int, int]:
 @lru_cache(maxsize=16)
 def _base_warnings(path: str, _mtime: int, _size: int, engine: str) -> frozenset:
     """The keys of the base game's own warnings (validated alone: its errors would stop the mod anyway)."""
-    from generator.check.validate import validate_file, validate_tree
+    from generator.check.validate import validate_tree
 
     if path.endswith((".yaml", ".yml")):  # a base that is a spec itself: built as `validate` builds it
         from generator.builder.pipeline import compile_spec
@@ -86,26 +87,29 @@ def _xml_base_warnings(path: str, engine: str) -> frozenset:
     shown = display_path(path)
     key = hashlib.sha256(b"\0".join([package_stamp().encode("utf-8"), shown.encode("utf-8"),
                                      engine.encode("utf-8"), data])).hexdigest()[:40]
-    kept = _readable_keys(read_cached("findings", key, ".marshal"))
+    kept = _readable_keys(read_cached("findings", key, ".marshal"), key)
     if kept is not None:
         return kept
     found = validate_tree(parse_xml_bytes(data, shown), engine=engine, source=shown, game_file=Path(path).name)
     keys = frozenset(_key(d) for d in found if d.severity == "warning")
-    store_cached("findings", key, ".marshal", marshal.dumps(sorted(keys, key=repr)), KEPT_ON_DISK)
+    store_cached("findings", key, ".marshal", marshal.dumps((key, sorted(keys, key=repr))), KEPT_ON_DISK)
     return keys
 
 
-def _readable_keys(blob: bytes | None) -> frozenset | None:
-    """The warning keys a cache file holds; None unless it is exactly a list of such keys (a damaged
-    or foreign file is worked out again, never trusted)."""
+def _readable_keys(blob: bytes | None, key: str) -> frozenset | None:
+    """The warning keys a cache file holds; None unless it names the key it is found under and
+    holds exactly a list of such keys (a damaged or foreign file is worked out again, never trusted)."""
     import marshal
 
     if blob is None:
         return None
     try:
-        keys = marshal.loads(blob)
+        kept = marshal.loads(blob)
     except (EOFError, ValueError, TypeError):
         return None
+    if not isinstance(kept, tuple) or len(kept) != 2 or kept[0] != key:
+        return None
+    keys = kept[1]
     if not isinstance(keys, list) or not all(
             isinstance(k, tuple) and len(k) == 5 and all(isinstance(v, _VALUE_TYPES) for v in k) for k in keys):
         return None

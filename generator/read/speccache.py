@@ -4,8 +4,9 @@ located constructor about 0.18 s to read, its kept form about 0.02 s to load.
 Kept in the private cache folder `specs` (a pickle runs code when loaded: only from a folder of
 ours that nobody else may write to), keyed by the text, the name it is shown by (every position
 carries it), whether aliases were allowed and the package's code; loaded only through an
-unpickler that makes nothing but plain data and the located mappings and lists, so a damaged or
-foreign file is parsed again, never trusted. Only what parsed without error is kept."""
+unpickler that makes nothing but plain data and the located mappings and lists, and only when
+the file names the key it is found under, so a damaged or foreign file is parsed again, never
+trusted. Only what parsed without error is kept."""
 from __future__ import annotations
 
 import hashlib
@@ -44,13 +45,16 @@ def load_parsed(text: str, shown: str, aliases: bool, parse: Callable[[], Any]) 
     blob = read_cached("specs", key, _SUFFIX)
     if blob is not None:
         try:
-            return _Unpickler(io.BytesIO(blob)).load()
+            kept = _Unpickler(io.BytesIO(blob)).load()
         except Exception:  # noqa: BLE001 - whatever a damaged or foreign file raises: parsed again
-            pass
+            kept = None
+        # the file names its own key: one copied or renamed from another entry is not this text's
+        if isinstance(kept, tuple) and len(kept) == 2 and kept[0] == key:
+            return kept[1]
     data = parse()
     buffer = io.BytesIO()
     try:
-        _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(data)
+        _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump((key, data))
     except (pickle.PicklingError, TypeError, RecursionError):
         return data  # not kept: parsed again next time
     store_cached("specs", key, _SUFFIX, buffer.getvalue(), KEPT_ON_DISK)
