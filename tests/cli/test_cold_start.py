@@ -37,3 +37,22 @@ def test_a_command_run_in_a_process_that_lives_on_leaves_the_collector_on(collec
     """main(argv) from a test, run_command from the build server: their process goes on after it."""
     assert cli.main(["build", "x.yaml"]) == 0
     assert collector_seen == [True]
+
+
+def test_validate_of_a_game_xml_alone_loads_no_yaml_reader(tmp_path):
+    """A game XML without a map folder beside it has no map.yml to read: PyYAML (a tenth of
+    `validate`'s start) stays unloaded."""
+    import subprocess
+
+    from conftest import PLAIN_GAME, REPO
+
+    assert cli.main(["build", str(PLAIN_GAME), "-o", str(tmp_path / "built")]) == 0
+    game = next((tmp_path / "built").rglob("*.xml"))
+    alone = tmp_path / "alone.xml"
+    alone.write_bytes(game.read_bytes())
+    probe = ("import sys; from generator.cli.main import main\n"
+             f"status = main(['validate', {str(alone)!r}])\n"
+             "print(status, 'yaml' in sys.modules, file=sys.stderr)")
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=REPO,
+                            env={**__import__("os").environ, "TRIPLEA_GEN_NO_SERVER": "1"})
+    assert result.stderr.strip().splitlines()[-1] == "0 False", result.stderr
