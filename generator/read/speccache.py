@@ -36,8 +36,9 @@ class KeptMark:
         return KeptMark, (self.line, self.column)
 
 
-def load_parsed(text: str, shown: str, aliases: bool, parse: Callable[[], Any]) -> Any:
-    """parse(), or what it gave for the same text, name and reader in an earlier run."""
+def load_parsed(text: str, shown: str, aliases: bool, parse: Callable[[], Any], made_of: tuple[type, ...]) -> Any:
+    """parse(), or what it gave for the same text, name and reader in an earlier run; made_of: the
+    classes besides plain data that parse() makes (and so the only ones a kept file may make)."""
     if len(text) < MIN_CACHED_CHARS:
         return parse()
     key = hashlib.sha256("\0".join([package_stamp(), shown, str(aliases), text]).encode("utf-8",
@@ -45,7 +46,7 @@ def load_parsed(text: str, shown: str, aliases: bool, parse: Callable[[], Any]) 
     blob = read_cached("specs", key, _SUFFIX)
     if blob is not None:
         try:
-            kept = _Unpickler(io.BytesIO(blob)).load()
+            kept = _Unpickler(io.BytesIO(blob), made_of).load()
         except Exception:  # noqa: BLE001 - whatever a damaged or foreign file raises: parsed again
             kept = None
         # the file names its own key: one copied or renamed from another entry is not this text's
@@ -68,18 +69,15 @@ class _Pickler(pickle.Pickler):
         return NotImplemented
 
 
-def _allowed() -> dict[tuple[str, str], type]:
-    from generator.read.yamlio import LocatedDict, LocatedList
-
-    return {(cls.__module__, cls.__qualname__): cls for cls in (LocatedDict, LocatedList, KeptMark)}
-
-
 class _Unpickler(pickle.Unpickler):
-    """Makes plain data and the three classes of a parsed spec, nothing else (no function is
-    called, no other class made, whatever the file says)."""
+    """Makes plain data, the given classes and KeptMark, nothing else (no function is called, no
+    other class made, whatever the file says)."""
+
+    def __init__(self, file, made_of: tuple[type, ...]):
+        super().__init__(file)
+        self.allowed = {(cls.__module__, cls.__qualname__): cls for cls in (*made_of, KeptMark)}
 
     def find_class(self, module: str, name: str):
-        allowed = _allowed()
-        if (module, name) in allowed:
-            return allowed[(module, name)]
+        if (module, name) in self.allowed:
+            return self.allowed[(module, name)]
         raise pickle.UnpicklingError(f"{module}.{name} is not part of a parsed spec")

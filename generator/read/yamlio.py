@@ -262,7 +262,7 @@ def load_yaml_text(text: str | bytes, shown: str, aliases: bool = True):
         if not aliases and ("&" in text or "*" in text):
             _refuse_anchors(text, shown)
         with collector_paused():
-            return load_parsed(text, shown, aliases, lambda: _construct(loader, text, shown))
+            return load_parsed(text, shown, aliases, lambda: _construct(loader, text, shown), (LocatedDict, LocatedList))
     except yaml.MarkedYAMLError as err:
         problem = yamlmessages.explain(err, text)
         raise DiagnosticError([Diagnostic("TG020", f"YAML syntax error: {problem.message}",
