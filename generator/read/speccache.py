@@ -3,7 +3,8 @@ located constructor about 0.18 s to read, its kept form about 0.02 s to load.
 
 Kept in the private cache folder `specs` (a pickle runs code when loaded: only from a folder of
 ours that nobody else may write to), keyed by the text, the name it is shown by (every position
-carries it), whether aliases were allowed and the package's code; loaded only through an
+carries it), whether aliases were allowed and the package's code, once the same text was
+parsed twice (a spec being edited is not written out at every version); loaded only through an
 unpickler that makes nothing but plain data and the located mappings and lists, and only when
 the file names the key it is found under, so a damaged or foreign file is parsed again, never
 trusted. Only what parsed without error is kept."""
@@ -21,6 +22,7 @@ from generator.core.datacache import package_stamp, read_cached, store_cached
 MIN_CACHED_CHARS = 64 * 1024
 KEPT_ON_DISK = 8
 _SUFFIX = ".pickle"
+_SEEN = ".seen"  # an empty file: this text was parsed once
 
 
 class KeptMark:
@@ -53,6 +55,11 @@ def load_parsed(text: str, shown: str, aliases: bool, parse: Callable[[], Any], 
         if isinstance(kept, tuple) and len(kept) == 2 and kept[0] == key:
             return kept[1]
     data = parse()
+    # Kept from the second parse of the same text on: writing the kept form costs a third of a
+    # parse, which a spec being edited (each version read once) would pay at every build.
+    if read_cached("specs", key, _SEEN) is None:
+        store_cached("specs", key, _SEEN, b"", KEPT_ON_DISK * 4)
+        return data
     buffer = io.BytesIO()
     try:
         _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump((key, data))

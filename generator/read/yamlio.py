@@ -238,9 +238,11 @@ def line_breaks(text: str) -> int:
             + text.count("\u2028") + text.count("\u2029"))
 
 
-def load_yaml_text(text: str | bytes, shown: str, aliases: bool = True):
+def load_yaml_text(text: str | bytes, shown: str, aliases: bool = True, keep: bool = False):
     """Parse one YAML document; every refusal is a located diagnostic. aliases=False: YAML the
-    user did not write (map.yml, anything of a map folder) may hold no anchor or alias at all."""
+    user did not write (map.yml, anything of a map folder) may hold no anchor or alias at all.
+    keep: a file's text, which a later process may read again (generator.read.speccache); not an
+    editor's unsaved text, which a warm process holds."""
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8-sig")
@@ -262,6 +264,8 @@ def load_yaml_text(text: str | bytes, shown: str, aliases: bool = True):
         if not aliases and ("&" in text or "*" in text):
             _refuse_anchors(text, shown)
         with collector_paused():
+            if not keep:
+                return _construct(loader, text, shown)
             return load_parsed(text, shown, aliases, lambda: _construct(loader, text, shown), (LocatedDict, LocatedList))
     except yaml.MarkedYAMLError as err:
         problem = yamlmessages.explain(err, text)
@@ -327,4 +331,4 @@ def load_untrusted_yaml(data: bytes, shown: str):
 
 
 def load_yaml_file(path: str | os.PathLike):
-    return load_yaml_text(read_input(path, MAX_SPEC_BYTES), display_path(path))
+    return load_yaml_text(read_input(path, MAX_SPEC_BYTES), display_path(path), keep=True)

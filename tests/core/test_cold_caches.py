@@ -67,12 +67,14 @@ def _positions(data) -> list:
     return found
 
 
-def test_a_large_spec_is_parsed_once_and_read_back_with_every_position(cache_home, large_spec, monkeypatch):
+def test_a_large_spec_read_twice_is_kept_and_read_back_with_every_position(cache_home, large_spec, monkeypatch):
     calls = parses_counted(monkeypatch)
     first = yamlio.load_yaml_file(large_spec)
+    assert not list((cache_home / "triplea-gen" / "specs").glob("*.pickle"))  # an edit read once: not kept
+    yamlio.load_yaml_file(large_spec)
     (stored,) = (cache_home / "triplea-gen" / "specs").glob("*.pickle")
     second = yamlio.load_yaml_file(large_spec)
-    assert len(calls) == 1
+    assert len(calls) == 2
     assert second == first and type(second) is yamlio.LocatedDict
     assert _positions(second) == _positions(first) and str(second.pos) == str(first.pos)
     second["info"]["name"] = "Changed By A Caller"
@@ -82,20 +84,30 @@ def test_a_large_spec_is_parsed_once_and_read_back_with_every_position(cache_hom
 
 def test_a_small_spec_is_not_kept(cache_home, monkeypatch):
     calls = parses_counted(monkeypatch)
-    yamlio.load_yaml_file(PLAIN_GAME)
-    yamlio.load_yaml_file(PLAIN_GAME)
-    assert len(calls) == 2 and not (cache_home / "triplea-gen" / "specs").exists()
+    for _ in range(3):
+        yamlio.load_yaml_file(PLAIN_GAME)
+    assert len(calls) == 3 and not (cache_home / "triplea-gen" / "specs").exists()
+
+
+def test_an_editors_text_is_not_kept(cache_home, large_spec, monkeypatch):
+    """The language server parses the unsaved text at every keystroke, in a process that lives on."""
+    calls = parses_counted(monkeypatch)
+    text = large_spec.read_text(encoding="utf-8")
+    for _ in range(3):
+        yamlio.load_yaml_text(text, "large.yaml")
+    assert len(calls) == 3 and not (cache_home / "triplea-gen" / "specs").exists()
 
 
 def test_a_spec_is_parsed_again_when_its_text_or_name_changes(cache_home, large_spec, tmp_path, monkeypatch):
     calls = parses_counted(monkeypatch)
     yamlio.load_yaml_file(large_spec)
+    yamlio.load_yaml_file(large_spec)  # kept from here on
     large_spec.write_text(large_spec.read_text(encoding="utf-8").replace("name: Frontier", "name: Border", 1), encoding="utf-8")
     assert yamlio.load_yaml_file(large_spec)["info"]["name"].startswith("Border")
     moved = tmp_path / "moved.yaml"
     moved.write_bytes(large_spec.read_bytes())
     assert yamlio.load_yaml_file(moved).pos.file.endswith("moved.yaml")  # positions carry the name shown
-    assert len(calls) == 3
+    assert len(calls) == 4
 
 
 class _Planted:
@@ -109,6 +121,7 @@ class _Planted:
 @pytest.mark.parametrize("content", ["garbage", "planted code", "other data"])
 def test_a_damaged_or_foreign_spec_file_is_parsed_again(content, cache_home, large_spec, tmp_path, monkeypatch):
     calls = parses_counted(monkeypatch)
+    yamlio.load_yaml_file(large_spec)
     expected = yamlio.load_yaml_file(large_spec)
     (stored,) = (cache_home / "triplea-gen" / "specs").glob("*.pickle")
     marker = tmp_path / "planted-code-ran"
@@ -117,7 +130,7 @@ def test_a_damaged_or_foreign_spec_file_is_parsed_again(content, cache_home, lar
                         "other data": pickle.dumps(("another key", {"info": {"name": "Not From The Text"}}))}[content])
     again = yamlio.load_yaml_file(large_spec)
     assert not marker.exists()
-    assert len(calls) == 2 and again == expected
+    assert len(calls) == 3 and again == expected
 
 
 def test_no_spec_pickle_is_read_from_a_folder_others_can_write(cache_home, large_spec, monkeypatch):
@@ -125,9 +138,9 @@ def test_no_spec_pickle_is_read_from_a_folder_others_can_write(cache_home, large
     folder = cache_home / "triplea-gen" / "specs"
     folder.mkdir(parents=True)
     folder.chmod(0o777)
-    yamlio.load_yaml_file(large_spec)
-    yamlio.load_yaml_file(large_spec)
-    assert len(calls) == 2 and not list(folder.iterdir())
+    for _ in range(3):
+        yamlio.load_yaml_file(large_spec)
+    assert len(calls) == 3 and not list(folder.iterdir())
 
 
 @pytest.fixture
@@ -229,10 +242,12 @@ def test_a_build_with_an_empty_cache_and_with_the_filled_one_write_the_same_byte
     cache = tmp_path / "cache"
     cache.mkdir(mode=0o700)
     for spec in (REPO / "rules_yaml" / "s000_nonaggression_pacts.yaml", balanced):
-        runs = [_cli_build(spec, tmp_path / f"{spec.stem}-{kind}", cache, tmp_path) for kind in ("cold", "warm")]
-        for run in runs:
+        # cold, then seen once (a large spec is kept from its second parse), then all from the caches
+        kinds = ("cold", "seen", "warm")
+        runs = [_cli_build(spec, tmp_path / f"{spec.stem}-{kind}", cache, tmp_path) for kind in kinds]
+        for kind, run in zip(kinds, runs):
             assert run.returncode == 0, run.stderr
-        assert runs[1].stderr.replace("-warm", "-cold") == runs[0].stderr
-        assert snapshot(tmp_path / f"{spec.stem}-warm") == snapshot(tmp_path / f"{spec.stem}-cold")
+            assert run.stderr.replace(f"-{kind}", "-cold") == runs[0].stderr
+            assert snapshot(tmp_path / f"{spec.stem}-{kind}") == snapshot(tmp_path / f"{spec.stem}-cold")
     for kind in ("bases", "findings", "specs", "yaml", "jinja"):
         assert list((cache / "triplea-gen" / kind).iterdir()), f"nothing kept in {kind}"
