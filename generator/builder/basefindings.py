@@ -85,8 +85,11 @@ def _xml_base_warnings(path: str, engine: str) -> frozenset:
 
     data = read_input(path)
     shown = display_path(path)
-    key = hashlib.sha256(b"\0".join([package_stamp().encode("utf-8"), shown.encode("utf-8"),
-                                     engine.encode("utf-8"), data])).hexdigest()[:40]
+    from lxml import etree
+
+    libraries = f"lxml {etree.LXML_VERSION} libxml2 {etree.LIBXML_VERSION}"  # the parse and the schema check
+    key = hashlib.sha256(b"\0".join([package_stamp().encode("utf-8"), libraries.encode("utf-8"),
+                                     shown.encode("utf-8"), engine.encode("utf-8"), data])).hexdigest()[:40]
     kept = _readable_keys(read_cached("findings", key, ".marshal"), key)
     if kept is not None:
         return kept

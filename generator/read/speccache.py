@@ -38,13 +38,15 @@ class KeptMark:
         return KeptMark, (self.line, self.column)
 
 
-def load_parsed(text: str, shown: str, aliases: bool, parse: Callable[[], Any], made_of: tuple[type, ...]) -> Any:
+def load_parsed(text: str, shown: str, aliases: bool, parse: Callable[[], Any], made_of: tuple[type, ...],
+                reader: str) -> Any:
     """parse(), or what it gave for the same text, name and reader in an earlier run; made_of: the
-    classes besides plain data that parse() makes (and so the only ones a kept file may make)."""
+    classes besides plain data that parse() makes (and so the only ones a kept file may make);
+    reader: what else the parse depends on (the YAML library and its version)."""
     if len(text) < MIN_CACHED_CHARS:
         return parse()
-    key = hashlib.sha256("\0".join([package_stamp(), shown, str(aliases), text]).encode("utf-8",
-                                                                                       "surrogatepass")).hexdigest()[:40]
+    key = hashlib.sha256("\0".join([package_stamp(), reader, shown, str(aliases), text]).encode(
+        "utf-8", "surrogatepass")).hexdigest()[:40]
     blob = read_cached("specs", key, _SUFFIX)
     if blob is not None:
         try:

@@ -266,7 +266,8 @@ def load_yaml_text(text: str | bytes, shown: str, aliases: bool = True, keep: bo
         with collector_paused():
             if not keep:
                 return _construct(loader, text, shown)
-            return load_parsed(text, shown, aliases, lambda: _construct(loader, text, shown), (LocatedDict, LocatedList))
+            return load_parsed(text, shown, aliases, lambda: _construct(loader, text, shown), (LocatedDict, LocatedList),
+                               f"PyYAML {yaml.__version__} {_BaseLoader.__name__}")
     except yaml.MarkedYAMLError as err:
         problem = yamlmessages.explain(err, text)
         raise DiagnosticError([Diagnostic("TG020", f"YAML syntax error: {problem.message}",
