@@ -77,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
         work = Path(temp)
         edit = _OneNumberChange(work)
         for name, command in _commands(work).items():
-            prepare = edit if "s000_edited" in command[1] else (lambda: None)
+            prepare = edit if any("s000_edited" in part for part in command) else (lambda: None)
             times: dict[Path, list[tuple[float, float]]] = {HERE: [], other: []}
             for checkout in (HERE, other):
                 prepare()
