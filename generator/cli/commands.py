@@ -2,14 +2,16 @@
 with the input are raised as DiagnosticError and printed by the CLI."""
 from __future__ import annotations
 
-from generator.builder.outputs import build_spec, print_warnings
 from generator.core.diagnostics import EXIT_OK, EXIT_UNUSABLE, display_path
-from generator.read.importer import import_xml_file
-from generator.core.writer import write_file_atomically
-from generator.write.yamlform import dump_game
 
 
 def import_command(xml_path: str, output: str) -> int:
+    # Each command imports what it needs: a build writes no YAML (PyYAML's dumper stays unloaded).
+    from generator.builder.outputs import print_warnings
+    from generator.core.writer import write_file_atomically
+    from generator.read.importer import import_xml_file
+    from generator.write.yamlform import dump_game
+
     game, warnings = import_xml_file(xml_path)
     print_warnings(warnings)
     written = write_file_atomically(output, dump_game(game).encode("utf-8"))
@@ -19,6 +21,8 @@ def import_command(xml_path: str, output: str) -> int:
 
 def build_command(spec: str, outdir: str, engine_check: bool = False, engine: str | None = None,
                   skip_validation: bool = False) -> int:
+    from generator.builder.outputs import build_spec
+
     _, written = build_spec(spec, outdir, engine, skip_validation)
     for path in written:
         print(display_path(path))

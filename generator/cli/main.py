@@ -85,10 +85,22 @@ def _run_build(args) -> int:
                          skip_validation=args.skip_validation)
 
 
+# Commands that run once and exit. Their process makes no cyclic garbage worth a pass of Python's
+# cyclic collector (the objects of imports, a parsed game, a rendered XML all live until exit; the
+# memory freed by collecting was measured at under 1 MiB of 40-75 MiB), while its passes over the
+# growing heap cost 10-60 ms (a tenth of an `import` of Global 1940). Long-lived processes (watch,
+# the build server, the language server, balance runs) keep collecting.
+ONE_SHOT_COMMANDS = frozenset({"build", "validate", "import", "report", "diff", "package", "schema"})
+
+
 def main(argv: list[str] | None = None) -> int:
     """The program: a command given on the command line goes to the build server when one runs."""
     if argv is None:
         argv = sys.argv[1:]
+        if argv and argv[0] in ONE_SHOT_COMMANDS:
+            import gc
+
+            gc.disable()  # this process only: main(argv) called by a test or the server leaves it on
         if argv and argv[0] in SERVED_COMMANDS:
             from generator.cli.serverlink import run_on_server
 

@@ -259,9 +259,10 @@ def _listing(root: Path, folder: list[str]) -> tuple[dict[str, str], set[str]] |
     try:
         with os.scandir(fd) as entries:
             for entry in entries:
-                mode = entry.stat(follow_symlinks=False).st_mode  # while fd is open: read by descriptor
-                kinds[entry.name] = ("link" if stat.S_ISLNK(mode) else "folder" if stat.S_ISDIR(mode)
-                                     else "file" if stat.S_ISREG(mode) else "special")
+                # The kind the folder listing itself gives (no stat of each of a map's thousands of
+                # files; where a file system gives none, DirEntry asks lstat by descriptor, fd open)
+                kinds[entry.name] = ("link" if entry.is_symlink() else "folder" if entry.is_dir(follow_symlinks=False)
+                                     else "file" if entry.is_file(follow_symlinks=False) else "special")
     finally:
         os.close(fd)
     return kinds, {_loose_name(name) for name in kinds}

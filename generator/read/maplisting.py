@@ -5,7 +5,6 @@ bounded, no anchors or aliases (TG026). A listing that does not read as one is a
 from __future__ import annotations
 
 from generator.core.diagnostics import Diagnostic, DiagnosticError, Position
-from generator.read.yamlio import LocatedDict, load_untrusted_yaml
 
 # Refusals that are about the file as a whole (kept as they are); any other is "does not parse".
 _KEPT_CODES = {"TG003", "TG004", "TG005", "TG026"}
@@ -22,6 +21,9 @@ def listing_games(data: bytes | None, shown: str) -> tuple[str | None, list[tupl
     """(map_name, [(game_name, file_name)]) of a listing; (None, []) for none or an empty file."""
     if not data or not data.strip():
         return None, []
+    # Only a folder that has a listing loads the YAML reader: `validate` of a game XML alone needs none.
+    from generator.read.yamlio import LocatedDict, load_untrusted_yaml
+
     try:
         parsed = load_untrusted_yaml(data, shown)
     except DiagnosticError as err:

@@ -12,6 +12,7 @@ from generator.core.gcpause import collector_paused
 from generator.core.diagnostics import Diagnostic, DiagnosticError, Position, display_path
 from generator.read import yamlmessages
 from generator.read.safexml import read_input
+from generator.read.speccache import load_parsed
 
 MAX_SPEC_BYTES = 16 * 1024 * 1024
 # Every YAML node needs a line or a comma of its own (a block item, a key, a flow item), so lines
@@ -264,9 +265,11 @@ def line_breaks(text: str) -> int:
             + text.count("\u2028") + text.count("\u2029"))
 
 
-def load_yaml_text(text: str | bytes, shown: str, aliases: bool = True):
+def load_yaml_text(text: str | bytes, shown: str, aliases: bool = True, keep: bool = False):
     """Parse one YAML document; every refusal is a located diagnostic. aliases=False: YAML the
-    user did not write (map.yml, anything of a map folder) may hold no anchor or alias at all."""
+    user did not write (map.yml, anything of a map folder) may hold no anchor or alias at all.
+    keep: a file's text, which a later process may read again (generator.read.speccache); not an
+    editor's unsaved text, which a warm process holds."""
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8-sig")
@@ -288,7 +291,10 @@ def load_yaml_text(text: str | bytes, shown: str, aliases: bool = True):
         if not aliases and ("&" in text or "*" in text):
             _refuse_anchors(text, shown)
         with collector_paused():
-            return _construct(loader, text, shown)
+            if not keep:
+                return _construct(loader, text, shown)
+            return load_parsed(text, shown, aliases, lambda: _construct(loader, text, shown), (LocatedDict, LocatedList),
+                               f"PyYAML {yaml.__version__} {_BaseLoader.__name__}")
     except yaml.MarkedYAMLError as err:
         problem = yamlmessages.explain(err, text)
         raise DiagnosticError([Diagnostic("TG020", f"YAML syntax error: {problem.message}",
@@ -353,4 +359,4 @@ def load_untrusted_yaml(data: bytes, shown: str):
 
 
 def load_yaml_file(path: str | os.PathLike):
-    return load_yaml_text(read_input(path, MAX_SPEC_BYTES), display_path(path))
+    return load_yaml_text(read_input(path, MAX_SPEC_BYTES), display_path(path), keep=True)

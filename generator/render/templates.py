@@ -17,7 +17,6 @@ from __future__ import annotations
 import re
 from contextvars import ContextVar
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import TypedDict
 
@@ -36,10 +35,13 @@ from generator.render.sandbox import CODE_STAMP, BoundedSandbox
 def _shipped_templates() -> Path:
     """The templates/ folder: inside the package when installed from a wheel (setup.py maps the
     checkout's top-level templates/ to generator/templates), beside it in a checkout."""
-    packaged = resources.files("generator").joinpath("templates")
+    # The package's own folder, as importlib.resources would name it for an unpacked install (a
+    # wheel is installed unpacked); asking importlib.resources loads zipfile, a cost at every start.
+    here = Path(__file__).resolve().parents[1]
+    packaged = here / "templates"
     if packaged.is_dir():
-        return Path(str(packaged))  # a wheel is installed unpacked, so this is a real folder
-    return Path(__file__).resolve().parents[2] / "templates"
+        return packaged
+    return here.parent / "templates"
 
 
 TEMPLATES_DIR = _shipped_templates()

@@ -4,7 +4,8 @@
 
 Runs each command as a whole process from this checkout and from OTHER_CHECKOUT in turn
 (A, B, A, B, ...), so that load on the machine falls on both alike, after one warm-up run
-of each; prints the median wall time of each and the ratio this/other. Use it to show that a
+of each; prints the median wall time and the median CPU time (user + system, which a loaded
+machine distorts less) of each, and the ratios this/other. Use it to show that a
 change (a restructure) made nothing slower; bench_speed.py gives the figures against the
 engine. Needs ../shared (the Global 1940 map and the corpus)."""
 from __future__ import annotations
@@ -31,17 +32,38 @@ def _commands(work: Path) -> dict[str, list[str]]:
         "import ww2_g40_balanced.xml": ["import", balanced, "-o", imported],
         "build of the imported YAML": ["build", imported, "-o", str(work / "out-full")],
         "build s000 (a Global 1940 mod)": ["build", "rules_yaml/s000_nonaggression_pacts.yaml", "-o", str(work / "out-mod")],
+        "s000 after a one-number change": ["build", str(work / "s000_edited.yaml"), "-o", str(work / "out-mod")],
         "build s001 (a mod with 60 rules)": ["build", "rules_yaml/s001_kaihlhac_balance.yaml", "-o", str(work / "out-s001")],
         "build hex_skirmish (a generated map)": ["build", "rules_yaml/hex_skirmish.yaml", "-o", str(work / "out-hex")],
     }
 
 
-def _run(checkout: Path, args: list[str]) -> float:
+def _run(checkout: Path, args: list[str]) -> tuple[float, float]:
+    """Wall and CPU seconds of one command, as a normal installation runs it (bytecode cached)."""
     env = dict(os.environ, PYTHONPATH=str(checkout), TRIPLEA_GEN_NO_SERVER="1", TRIPLEA_MAPS=str(SHARED / "maps"))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     started = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "generator", *args], cwd=checkout, env=env, check=True,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return time.perf_counter() - started
+    child = subprocess.Popen([sys.executable, "-m", "generator", *args], cwd=checkout, env=env,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(child.pid, 0)
+    if os.waitstatus_to_exitcode(status):
+        raise SystemExit(f"failed in {checkout}: triplea-gen {' '.join(args)}")
+    return time.perf_counter() - started, usage.ru_utime + usage.ru_stime
+
+
+class _OneNumberChange:
+    """Before each run: s000 with the cruiser's cost changed (s000 itself changes no unit), so that
+    nothing kept of an earlier run of the whole spec could answer."""
+
+    def __init__(self, work: Path):
+        self.text = (HERE / "rules_yaml" / "s000_nonaggression_pacts.yaml").read_text(encoding="utf-8")
+        assert "\nchange:" not in self.text, "s000 has a change: section now; edit a number in it instead"
+        self.edited, self.cost = work / "s000_edited.yaml", 11
+
+    def __call__(self) -> None:
+        self.cost += 1
+        self.edited.write_text(f"{self.text}\nchange:\n  units:\n    cruiser: {{cost: {self.cost}}}\n",
+                               encoding="utf-8")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -50,18 +72,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=9)
     args = parser.parse_args(argv)
     other = args.other.resolve()
-    print(f"{'command':40} {'this':>8} {'other':>8} {'this/other':>10}")
+    print(f"{'command':40} {'this':>8} {'other':>8} {'ratio':>6}   {'this CPU':>8} {'other CPU':>9} {'ratio':>6}")
     with tempfile.TemporaryDirectory() as temp:
         work = Path(temp)
+        edit = _OneNumberChange(work)
         for name, command in _commands(work).items():
-            times: dict[Path, list[float]] = {HERE: [], other: []}
+            prepare = edit if any("s000_edited" in part for part in command) else (lambda: None)
+            times: dict[Path, list[tuple[float, float]]] = {HERE: [], other: []}
             for checkout in (HERE, other):
+                prepare()
                 _run(checkout, command)  # warm-up: bytecode and caches
             for _ in range(args.runs):
                 for checkout in (HERE, other):
+                    prepare()
                     times[checkout].append(_run(checkout, command))
-            mine, theirs = statistics.median(times[HERE]), statistics.median(times[other])
-            print(f"{name:40} {mine:8.3f} {theirs:8.3f} {mine / theirs:10.2f}", flush=True)
+            (mine, mine_cpu), (theirs, theirs_cpu) = (
+                (statistics.median(w for w, _ in times[c]), statistics.median(u for _, u in times[c]))
+                for c in (HERE, other))
+            print(f"{name:40} {mine:8.3f} {theirs:8.3f} {mine / theirs:6.2f}   {mine_cpu:8.3f} {theirs_cpu:9.3f} "
+                  f"{mine_cpu / theirs_cpu:6.2f}", flush=True)
     return 0
 
 
