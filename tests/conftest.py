@@ -119,6 +119,16 @@ def build_game(spec: Path, out: Path) -> Path:
     return xml
 
 
+@pytest.fixture(autouse=True)
+def _each_test_a_new_process():
+    """What a warm process keeps (watch, the build server, a test that stands for one) ends with its
+    test: the next test builds as a new process does, as the commands it calls would."""
+    yield
+    from generator.builder.compiler import forget_warm_state
+
+    forget_warm_state()
+
+
 @pytest.fixture
 def previous_build(tmp_path: Path) -> Path:
     """An output folder that already holds a good build of the default example, which bad input
