@@ -174,12 +174,13 @@ class FolderListings:
         kind = kinds.get(parts[-1])
         if kind is None:
             return _loose_name(parts[-1]) in loose and map_file_exists(root, relpath)
-        path = Path(root).joinpath(*parts)
+        if kind == "file":  # the usual answer: no Path made (a build asks thousands of times)
+            return True
         if kind == "link":
-            raise _link(path)
+            raise _link(Path(root).joinpath(*parts))
         if kind == "special":
-            raise _special(path)
-        return kind == "file"
+            raise _special(Path(root).joinpath(*parts))
+        return False
 
 
 # Warm processes (watch, the build server, the language server) keep listings across builds: a base
