@@ -111,6 +111,7 @@ def validated(compiled: CompiledGame, engine: str) -> list[Diagnostic]:
         _memos.pop(next(iter(_memos)))
     for memo in memos:
         memo.line_positions, memo.fallback = compiled._line_positions, compiled.position_of(None)
+        memo.rendered = compiled.rendered
     findings = validate_tree(compiled.tree, engine=engine, source=compiled.spec_path,
                              position_of=compiled.position_of, attachments_memo=memos[0], structure_memo=memos[1])
     _findings.pop(owner, None)

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 from generator.read.mapfiles import Trace, still_answered, tracing
+from generator.render.sections import SameSection
 
 if TYPE_CHECKING:
     from generator.builder.pipeline import CompiledGame
@@ -47,30 +48,14 @@ def game_key(compiled: CompiledGame) -> tuple | None:
         return None
     frame, sections = compiled.rendered
     parts: list[Any] = [frame]
-    for name, section in sections:
+    for name, section, start in sections:
         if name == "production":
-            parts.append((_COST_QUANTITY.sub(r"\1\2", section.text), section.positions, section.breaks))
+            parts.append((start, _COST_QUANTITY.sub(r"\1\2", section.text), section.positions, section.breaks))
         else:
-            parts.append(_Same(section))
+            parts.append((start, SameSection(section)))
     spec = compiled.spec
     return (tuple(parts), compiled.game.pos, spec.assets, tuple(spec.rules), spec.engine,
             str(spec.base_path), compiled.spec_path, compiled.game_file, os.getcwd())
-
-
-class _Same:
-    """A section compared by identity: a kept one is the same object, one rendered again is not
-    (the same text may come from a model that differs where the map folder reads it: a position
-    the render does not mark)."""
-    __slots__ = ("section",)
-
-    def __init__(self, section: Any):
-        self.section = section
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Same) and other.section is self.section
-
-    def __hash__(self) -> int:  # never hashed: keys are compared, not looked up
-        raise TypeError("a section key is compared, not hashed")
 
 
 def reused(stage: str, compiled: CompiledGame, outdir: str | Path | None, inputs: tuple,

@@ -126,6 +126,8 @@ class _GameChecker(AttachmentChecks, StructureChecks, VictoryChecks):
         self.index_simple(root.find("territoryEffectList"), "territoryEffect", "effect")
         self.read_variables(root.find("variableList"))
         self.check_game_play(root.find("gamePlay"))
+        if self.attachments_memo is not None:  # a warm process: the map's routes searched once
+            self.bounds = self.attachments_memo.bounds(root)
         self.check_production(root.find("production"))
         self.check_technology(root.find("technology"))
         if self.attachments_memo is not None:  # a warm process: skipped when what they read is unchanged

@@ -2,6 +2,8 @@
 changes nothing it reads, and run again when a file it read changed: the build is a cold one's."""
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
 from conftest import SHARED, SHARED_MISSING
@@ -117,3 +119,23 @@ def test_a_call_answered_two_ways_within_the_stage_is_never_vouched_for(tmp_path
         (tmp_path / "map.properties").write_bytes(b"a=2\n")
         mapfiles.read_map_file(tmp_path, "map.properties")
     assert not mapfiles.still_answered(trace)
+
+
+def test_price_edits_serialise_no_section_and_search_no_route_for_the_validator(warm_mod, monkeypatch):
+    """The validator's kept checks (check/warmchecks.py) key each top-level element by the rendered
+    section holding it, and keep the map's route bound with the map's section: a price edit leaves
+    both, so nothing is serialised to be compared and the routes are not searched again."""
+    from generator.check import numbers, warmchecks
+
+    calls = []
+    tostring, routes = warmchecks.etree.tostring, numbers.longest_route_bound
+    counted = SimpleNamespace(_Element=warmchecks.etree._Element,
+                              tostring=lambda *a, **k: calls.append("tostring") or tostring(*a, **k))
+    monkeypatch.setattr(warmchecks, "etree", counted)
+    monkeypatch.setattr(numbers, "longest_route_bound", lambda m: calls.append("routes") or routes(m))
+    _build(warm_mod, warm_mod.parent / "out")
+    for cost in (12, 13):
+        warm_mod.write_text(MOD.replace("cost: 11", f"cost: {cost}"), encoding="utf-8")
+        calls.clear()
+        _build(warm_mod, warm_mod.parent / "out")
+    assert calls == []
