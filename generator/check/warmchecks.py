@@ -97,6 +97,42 @@ class AttachmentsMemo:
         return tuple(parts)
 
 
+class MapIndexMemo:
+    """Kept by a warm process for one spec: the name index's territories (validate.index_map: the
+    <map> section, its names, water and findings), reused while the map's rendered section is the
+    kept one at the same line (render/sections.section_at) and what the index held before is too.
+    `line_positions`, `fallback`, `rendered`: as AttachmentsMemo's."""
+
+    def __init__(self) -> None:
+        self.line_positions: dict[int, Any] | None = None
+        self.fallback: Any = None
+        self.rendered: tuple | None = None
+        self.key: tuple | None = None
+        self.findings: list = []
+        self.territories: frozenset[str] = frozenset()
+        self.water: frozenset[str] = frozenset()
+        self.reused = False  # the last validation took the kept index (for tests and benchmarks)
+
+    def run(self, checker, game_map) -> None:
+        """checker.index_map(game_map), or what it did last time for the same inputs."""
+        held = section_at(self.rendered, game_map.sourceline) if game_map is not None else None
+        key = None
+        if held is not None and self.line_positions is not None:
+            root = checker.root
+            key = (checker.engine, held, self.fallback, root.sourceline, self.line_positions.get(root.sourceline),
+                   frozenset(checker.names["territory"]), frozenset(checker.water))
+        self.reused = key is not None and key == self.key
+        if self.reused:
+            checker.out.diagnostics.extend(self.findings)
+            checker.names["territory"].update(self.territories)
+            checker.water.update(self.water)
+            return
+        before = len(checker.out.diagnostics)
+        checker.index_map(game_map)
+        self.key, self.findings = key, checker.out.diagnostics[before:]
+        self.territories, self.water = frozenset(checker.names["territory"]), frozenset(checker.water)
+
+
 class StructureMemo:
     """Kept by a warm process for one spec: the structural checks' local passes (generator.check.
     structure LOCAL_PASSES: each looks at one top-level section and reads nothing else) per

@@ -139,3 +139,50 @@ def test_price_edits_serialise_no_section_and_search_no_route_for_the_validator(
         calls.clear()
         _build(warm_mod, warm_mod.parent / "out")
     assert calls == []
+
+
+def test_price_edits_keep_the_name_index_of_the_map(warm_mod, monkeypatch):
+    """The validator's territory index (validate.index_map) is kept with the map's rendered section
+    (check/warmchecks.MapIndexMemo): a price edit does not index the map again."""
+    from generator.check.validate import _GameChecker
+
+    calls = []
+    index_map = _GameChecker.index_map
+    monkeypatch.setattr(_GameChecker, "index_map", lambda self, m: calls.append(1) or index_map(self, m))
+    _build(warm_mod, warm_mod.parent / "out")
+    for cost in (12, 13):
+        warm_mod.write_text(MOD.replace("cost: 11", f"cost: {cost}"), encoding="utf-8")
+        calls.clear()
+        _build(warm_mod, warm_mod.parent / "out")
+    assert calls == []
+
+
+def test_an_edit_of_the_map_indexes_it_again_and_reports_as_a_cold_build(warm_mod, capsys):
+    """A renamed territory re-renders the map's section: the index, the map-folder stage and every
+    finding (the base map's files drawing the old name) are a cold build's."""
+    from generator.builder import warmfolder
+
+    out, cold = warm_mod.parent / "out", warm_mod.parent / "cold"
+    _build(warm_mod, out)
+    warm_mod.write_text(MOD.replace("cost: 11", "cost: 12"), encoding="utf-8")
+    _build(warm_mod, out)
+    renamed = MOD.replace("change:\n", "rename:\n  territories: {Urals: Uralsk}\nchange:\n")
+    warm_mod.write_text(renamed, encoding="utf-8")
+    capsys.readouterr()
+    failed = ""
+    try:
+        _build(warm_mod, out)
+    except Exception as err:  # a refusal must be the cold build's too
+        failed = repr(err)
+    warm_said = capsys.readouterr().err
+    assert warmfolder.last_reused.get("check") is not True
+    try:
+        _cold(warm_mod, cold)
+        cold_failed = ""
+    except Exception as err:
+        cold_failed = repr(err)
+    cold_said = capsys.readouterr().err
+    # the same findings; the hints name each build's own output folder
+    assert (cold_said.replace("cold/", "out/"), cold_failed.replace("cold/", "out/")) == (warm_said, failed)
+    if not failed:
+        assert snapshot(out) == snapshot(cold)
