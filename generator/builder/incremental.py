@@ -35,7 +35,7 @@ class _Kept:
 
 _kept: dict[str, _Kept] = {}
 _findings: dict[str, tuple[tuple, list[Diagnostic]]] = {}  # spec -> (what they were made of, findings)
-_memos: dict[str, tuple] = {}  # spec -> its generator.check.warmchecks AttachmentsMemo and StructureMemo
+_memos: dict[str, tuple] = {}  # spec -> its generator.check.warmchecks AttachmentsMemo, StructureMemo, MapIndexMemo
 last_plan: dict[str, object] = {}  # the last build's decision, for tests and the benchmark: paths, sections
 
 
@@ -98,21 +98,23 @@ def _macro_folders(spec_dir: Path, data: Any) -> list[Path]:
 def validated(compiled: CompiledGame, engine: str) -> list[Diagnostic]:
     """validate_tree's findings on the compiled game; the last ones when it is the same game."""
     from generator.check.validate import validate_tree
-    from generator.check.warmchecks import AttachmentsMemo, StructureMemo
+    from generator.check.warmchecks import AttachmentsMemo, MapIndexMemo, StructureMemo
 
     made_of = (engine, compiled.spec_path, compiled.game.pos, compiled.xml_bytes, compiled._line_positions)
     owner = str(Path(compiled.spec_path).resolve())
     kept = _findings.get(owner)
     if kept is not None and kept[0] == made_of:
         return list(kept[1])
-    memos = _memos.pop(owner, None) or (AttachmentsMemo(), StructureMemo())
+    memos = _memos.pop(owner, None) or (AttachmentsMemo(), StructureMemo(), MapIndexMemo())
     _memos[owner] = memos
     while len(_memos) > KEPT_SPECS:
         _memos.pop(next(iter(_memos)))
     for memo in memos:
         memo.line_positions, memo.fallback = compiled._line_positions, compiled.position_of(None)
+        memo.rendered = compiled.rendered
     findings = validate_tree(compiled.tree, engine=engine, source=compiled.spec_path,
-                             position_of=compiled.position_of, attachments_memo=memos[0], structure_memo=memos[1])
+                             position_of=compiled.position_of, attachments_memo=memos[0], structure_memo=memos[1],
+                             map_index_memo=memos[2])
     _findings.pop(owner, None)
     _findings[owner] = (made_of, list(findings))
     while len(_findings) > KEPT_SPECS:

@@ -55,7 +55,17 @@ def notes_and_listing(compiled: CompiledGame, files: dict[str, bytes], outdir: s
     notes = compiled.game.property_value("notes")
     if compiled.spec.rules and notes is not None:  # (rules always write the notes: pipeline.add_rules_to_notes)
         extra[xml_path[:-len(".xml")] + ".notes.html"] = notes.encode("utf-8")
-    additions, warnings = map_folder_additions(compiled, files, outdir)
+    from generator.render.sections import is_warm
+
+    if is_warm():  # reused while the game and every folder read are as they were
+        from generator.builder.warmfolder import reused
+
+        inputs = (xml_path, tuple((path, data) for path, data in files.items() if path != xml_path))
+        additions, warnings = reused("additions", compiled, outdir, inputs,
+                                     lambda: map_folder_additions(compiled, files, outdir),
+                                     lambda found: (dict(found[0]), list(found[1])))
+    else:
+        additions, warnings = map_folder_additions(compiled, files, outdir)
     print_warnings(warnings)
     extra.update(additions)
     return extra
@@ -97,8 +107,22 @@ def check_built_map_folder(compiled: CompiledGame, files: dict[str, bytes], outd
         if not refused:
             return sorted(diagnostics + [problem], key=Diagnostic.sort_key)
         raise DiagnosticError(sorted(diagnostics + [problem], key=Diagnostic.sort_key), EXIT_ERRORS)
-    found = check_map_folder(compiled.tree.getroot(), folder, engine=target, position_of=compiled.position_of,
-                             game_file=compiled.game_file, needs=compiled.map_needs)
+    def check() -> list[Diagnostic]:
+        return check_map_folder(compiled.tree.getroot(), folder, engine=target, position_of=compiled.position_of,
+                                game_file=compiled.game_file, needs=compiled.map_needs)
+
+    from generator.render.sections import is_warm
+
+    if is_warm():  # reused while the game and every folder read are as they were
+        from generator.builder.warmfolder import reused
+
+        xml_path = next(path for path in files if path.endswith(".xml") and "/games/" in path)
+        inputs = (target, tuple(map(str, folder.roots)), str(folder.engine_assets), folder.pending_listing,
+                  xml_path, tuple((path, data) for path, data in folder.pending.items()
+                                  if not xml_path.endswith("/" + path)))
+        found = reused("check", compiled, outdir, inputs, check, lambda kept: list(kept))
+    else:
+        found = check()
     diagnostics = sorted(diagnostics + found, key=Diagnostic.sort_key)
     if any(d.severity == "error" for d in found):
         raise DiagnosticError(diagnostics, EXIT_ERRORS)

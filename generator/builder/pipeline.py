@@ -36,6 +36,8 @@ class CompiledGame:
     xml_bytes: bytes
     tree: etree._ElementTree
     _line_positions: dict[int, Position] = field(default_factory=dict, repr=False)
+    # a warm render's frame and sections (generator.render.sections.last_render), None otherwise
+    rendered: tuple | None = field(default=None, repr=False)
 
     @property
     def spec_path(self) -> str:
@@ -200,6 +202,9 @@ def compile_game(loaded: LoadedSpec, owner: object = None, unchanged: frozenset[
     game, source = loaded.game, loaded.source
     with collector_paused():
         xml, positions = render_game_with_origins(game, owner, unchanged)
+    from generator.render.sections import last_render
+
+    rendered = last_render() if owner is not None and not game.extras else None  # extras change the tree
     try:
         tree = parse_xml_bytes(xml, f"{source} (rendered XML)")
     except DiagnosticError as err:
@@ -209,7 +214,7 @@ def compile_game(loaded: LoadedSpec, owner: object = None, unchanged: frozenset[
                                           "values") for d in err.diagnostics]) from None
     if game.extras:
         xml, tree, positions = _with_extras(tree, game.extras, source, positions)
-    return CompiledGame(loaded, xml, tree, positions)
+    return CompiledGame(loaded, xml, tree, positions, rendered)
 
 
 def _with_extras(tree: etree._ElementTree, extras: list[m.Extra], source: str, positions: dict[int, Position]):

@@ -32,7 +32,8 @@ from lxml import etree
 
 from generator.catalog.client import ClientRule, client_entry
 from generator.core.diagnostics import Collector, Diagnostic, DiagnosticError, Position, closest, display_path
-from generator.read.mapfiles import FolderListings, map_file_exists, read_map_file as read_file_below, refuse_link
+from generator.read.mapfiles import (FolderListings, engine_file_exists, map_file_exists,
+                                     read_map_file as read_file_below, refuse_link)
 from generator.read.maplisting import listing_games
 from generator.read.propfile import property_line, read_properties
 from generator.core.enginename import EngineName
@@ -69,7 +70,7 @@ class MapFolder:
 
     def exists(self, relpath: str, in_engine_assets: bool = False) -> bool:
         if in_engine_assets:  # the engine's own install, not a downloaded folder
-            return self.engine_assets is not None and (self.engine_assets / relpath).is_file()
+            return self.engine_assets is not None and engine_file_exists(self.engine_assets / relpath)
         return relpath in self.pending or any(self._files.exists(root, relpath) for root in self.roots)
 
     def read_bytes(self, relpath: str) -> bytes | None:

@@ -9,14 +9,15 @@ from generator.catalog import Sensible
 DEFAULT_DICE_SIDES = 6  # both engines' GameParser, when the game has no <diceSides>
 
 
-def game_bounds(root) -> dict[str, int]:
-    """The values the catalog's named bounds stand for in this game."""
+def game_bounds(root, routes: int | None = None) -> dict[str, int]:
+    """The values the catalog's named bounds stand for in this game; `routes`: the map's
+    longest_route_bound when the caller knows it already (a warm build whose map is unchanged)."""
     dice = root.find("diceSides")
     try:
         sides = int(dice.get("value")) if dice is not None else DEFAULT_DICE_SIDES
     except (TypeError, ValueError):
         sides = DEFAULT_DICE_SIDES  # the schema check reports a bad number
-    return {"diceSides": sides, "routes": longest_route_bound(root.find("map"))}
+    return {"diceSides": sides, "routes": longest_route_bound(root.find("map")) if routes is None else routes}
 
 
 def longest_route_bound(game_map) -> int:

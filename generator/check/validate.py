@@ -36,11 +36,11 @@ _NUMBERS = re.compile(r"[0-9]+")
 def validate_tree(tree: etree._ElementTree, *, engine: str = "current", source: str,
                   position_of=None, map_dir=None, game_file: str | None = None,
                   map_folder: MapFolder | None = None, attachments_memo=None,
-                  structure_memo=None) -> list[Diagnostic]:
+                  structure_memo=None, map_index_memo=None) -> list[Diagnostic]:
     """Every problem of the game in `tree` for `engine`, sorted by position. With a map folder
     (map_dir, or map_folder as a build assembles it) also what the desktop client needs from it;
     game_file is the XML's file name there, which map.yml must list. `attachments_memo`,
-    `structure_memo`: a warm process's generator.check.warmchecks memos for this spec."""
+    `structure_memo`, `map_index_memo`: a warm process's generator.check.warmchecks memos for this spec."""
     engine = normalise_engine(engine)
     if position_of is None:
         def position_of(element):
@@ -49,6 +49,7 @@ def validate_tree(tree: etree._ElementTree, *, engine: str = "current", source: 
     checker = _GameChecker(tree.getroot(), engine, position_of, map_dir)
     checker.attachments_memo = attachments_memo
     checker.structure_memo = structure_memo
+    checker.map_index_memo = map_index_memo
     checker.run()
     if map_folder is None and map_dir is not None:
         map_folder = MapFolder.at(map_dir, engine_assets_folder(engine))
@@ -102,6 +103,7 @@ class _GameChecker(AttachmentChecks, StructureChecks, VictoryChecks):
         self.bounds: dict[str, int] | None = None  # diceSides, territories: read when first needed
         self.attachments_memo = None  # generator.check.warmchecks.AttachmentsMemo in a warm process
         self.structure_memo = None  # generator.check.warmchecks.StructureMemo in a warm process
+        self.map_index_memo = None  # generator.check.warmchecks.MapIndexMemo in a warm process
 
     # ------------------------------------------------------------ reporting
 
@@ -117,7 +119,10 @@ class _GameChecker(AttachmentChecks, StructureChecks, VictoryChecks):
         root = self.root
         self.check_header()
         self.check_structure()
-        self.index_map(root.find("map"))
+        if self.map_index_memo is not None:  # a warm process: kept while the map's section is
+            self.map_index_memo.run(self, root.find("map"))
+        else:
+            self.index_map(root.find("map"))
         self.index_players(root.find("playerList"))
         self.index_simple(root.find("resourceList"), "resource", "resource")
         self.check_resource_display(root.find("resourceList"))
@@ -126,6 +131,8 @@ class _GameChecker(AttachmentChecks, StructureChecks, VictoryChecks):
         self.index_simple(root.find("territoryEffectList"), "territoryEffect", "effect")
         self.read_variables(root.find("variableList"))
         self.check_game_play(root.find("gamePlay"))
+        if self.attachments_memo is not None:  # a warm process: the map's routes searched once
+            self.bounds = self.attachments_memo.bounds(root)
         self.check_production(root.find("production"))
         self.check_technology(root.find("technology"))
         if self.attachments_memo is not None:  # a warm process: skipped when what they read is unchanged

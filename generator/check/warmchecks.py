@@ -15,6 +15,8 @@ from typing import Any, Callable
 
 from lxml import etree
 
+from generator.render.sections import section_at
+
 # What the attachment checks read of the checker before they run (besides the document and engine),
 # and what they leave for the checks after them; tests/check/test_warmchecks.py holds both to the code.
 ATTACHMENTS_READ = ("names", "variables", "bounds")
@@ -31,6 +33,8 @@ class AttachmentsMemo:
     def __init__(self) -> None:
         self.line_positions: dict[int, Any] | None = None
         self.fallback: Any = None
+        self.rendered: tuple | None = None  # the build's warm render (render/sections.py last_render)
+        self.routes: tuple[tuple, int] | None = None  # (the map's rendered section, its route bound)
         self.key: tuple | None = None
         self.findings: list = []
         self.state: dict[str, Any] = {}
@@ -38,10 +42,8 @@ class AttachmentsMemo:
 
     def run(self, checker, check: Callable[[], None]) -> None:
         """check() (the attachment checks on checker), or what it did last time for the same inputs."""
-        from generator.check.numbers import game_bounds
-
-        if checker.bounds is None:
-            checker.bounds = game_bounds(checker.root)  # read lazily by the checks; part of what they read
+        if checker.bounds is None:  # read lazily by the checks; part of what they read
+            checker.bounds = self.bounds(checker.root)
         lists = [child for child in checker.root if child.tag in _LISTS]
         key = self._key(checker, lists)
         self.replayed = key is not None and key == self.key
@@ -62,20 +64,73 @@ class AttachmentsMemo:
             return
         self.key = key
 
+    def bounds(self, root) -> dict[str, int]:
+        """numbers.game_bounds of the game, the map's routes not searched again when its rendered
+        section is the one they were searched in (the validator asks before its first check)."""
+        from generator.check.numbers import game_bounds
+
+        return game_bounds(root, self._kept_routes(root.find("map")))
+
+    def _kept_routes(self, game_map) -> int | None:
+        """The map's longest_route_bound (a search over its routes) when its rendered section is the
+        one it was worked out from; else None, and the next one is kept."""
+        from generator.check.numbers import longest_route_bound
+
+        held = section_at(self.rendered, game_map.sourceline) if game_map is not None else None
+        if held is None:
+            self.routes = None
+            return None
+        if self.routes is None or self.routes[0] != held:
+            self.routes = (held, longest_route_bound(game_map))
+        return self.routes[1]
+
     def _key(self, checker, lists: list) -> tuple | None:
         if self.line_positions is None:
             return None
         root = checker.root
         parts: list[Any] = [checker.engine, self.fallback, root.sourceline, self.line_positions.get(root.sourceline)]
         for element in lists:
-            text = etree.tostring(element, with_tail=False)
-            first = element.sourceline
-            last = first + text.count(b"\n")
-            parts += [first, text, tuple(self.line_positions.get(line) for line in range(first, last + 1))]
+            parts += [element.sourceline, _element_key(element, self.line_positions, self.rendered)]
         parts.append(tuple((kind, frozenset(names)) for kind, names in checker.names.items()))
         parts.append(tuple((name, tuple(values)) for name, values in checker.variables.items()))
         parts.append(tuple(sorted(checker.bounds.items())))
         return tuple(parts)
+
+
+class MapIndexMemo:
+    """Kept by a warm process for one spec: the name index's territories (validate.index_map: the
+    <map> section, its names, water and findings), reused while the map's rendered section is the
+    kept one at the same line (render/sections.section_at) and what the index held before is too.
+    `line_positions`, `fallback`, `rendered`: as AttachmentsMemo's."""
+
+    def __init__(self) -> None:
+        self.line_positions: dict[int, Any] | None = None
+        self.fallback: Any = None
+        self.rendered: tuple | None = None
+        self.key: tuple | None = None
+        self.findings: list = []
+        self.territories: frozenset[str] = frozenset()
+        self.water: frozenset[str] = frozenset()
+        self.reused = False  # the last validation took the kept index (for tests and benchmarks)
+
+    def run(self, checker, game_map) -> None:
+        """checker.index_map(game_map), or what it did last time for the same inputs."""
+        held = section_at(self.rendered, game_map.sourceline) if game_map is not None else None
+        key = None
+        if held is not None and self.line_positions is not None:
+            root = checker.root
+            key = (checker.engine, held, self.fallback, root.sourceline, self.line_positions.get(root.sourceline),
+                   frozenset(checker.names["territory"]), frozenset(checker.water))
+        self.reused = key is not None and key == self.key
+        if self.reused:
+            checker.out.diagnostics.extend(self.findings)
+            checker.names["territory"].update(self.territories)
+            checker.water.update(self.water)
+            return
+        before = len(checker.out.diagnostics)
+        checker.index_map(game_map)
+        self.key, self.findings = key, checker.out.diagnostics[before:]
+        self.territories, self.water = frozenset(checker.names["territory"]), frozenset(checker.water)
 
 
 class StructureMemo:
@@ -87,6 +142,7 @@ class StructureMemo:
     def __init__(self) -> None:
         self.line_positions: dict[int, Any] | None = None
         self.fallback: Any = None
+        self.rendered: tuple | None = None  # as AttachmentsMemo's
         self.kept: list[tuple[tuple, dict[str, list]]] = []  # per section: (key, pass -> findings)
         self.reused = 0  # sections taken from memory by the last validation (for tests and benchmarks)
 
@@ -115,10 +171,19 @@ class StructureMemo:
     def _key(self, section, shared: tuple) -> tuple | None:
         if self.line_positions is None or not isinstance(section.tag, str):
             return None
-        text = etree.tostring(section, with_tail=False)
-        first = section.sourceline
-        return shared + (first, text, tuple(self.line_positions.get(line)
-                                            for line in range(first, first + text.count(b"\n") + 1)))
+        return shared + (section.sourceline, _element_key(section, self.line_positions, self.rendered))
+
+
+def _element_key(element, line_positions: dict[int, Any], rendered: tuple | None) -> tuple:
+    """What a top-level element is, with the YAML positions of its lines: the rendered section
+    holding it when the build rendered warm (the same section object at the same line holds the
+    same elements with the same positions: compared without serialising them), else its text."""
+    held = section_at(rendered, element.sourceline)
+    if held is not None:
+        return ("rendered", *held)
+    text = etree.tostring(element, with_tail=False)
+    first = element.sourceline
+    return ("text", text, tuple(line_positions.get(line) for line in range(first, first + text.count(b"\n") + 1)))
 
 
 class _Place(int):

@@ -13,9 +13,12 @@ and each refusal names the file. A file or folder that is not there is simply ab
 from __future__ import annotations
 
 import errno
+import functools
 import os
 import stat
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any, Callable, Iterator, TypeVar
 
 from generator.core.diagnostics import Diagnostic, DiagnosticError, Position, display_path
 
@@ -30,6 +33,70 @@ LIMITS = {
     "file": 64 * _MiB,
 }
 _CHUNK = _MiB
+
+# Tracing (warm processes, generator.builder.warmfolder): every answer the reads below gave while a
+# stage ran, by call, so that the stage's result can be reused while each call still answers the same.
+_trace: "Trace | None" = None
+_MISSING = object()
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+class Trace(dict):
+    """(read, its arguments) -> its answer; `mixed`: a call answered two ways within the stage."""
+    mixed: bool = False
+
+
+@contextmanager
+def tracing() -> Iterator[Trace]:
+    """The reads made inside the block, with their answers (a read that raises is not recorded:
+    the stage fails, and nothing is reused from a failed stage)."""
+    global _trace
+    outer, _trace = _trace, Trace()
+    try:
+        yield _trace
+    finally:
+        inner, _trace = _trace, outer
+        if outer is not None:  # an enclosing trace holds the inner reads too
+            for key, answer in inner.items():
+                _record(key, answer)
+
+
+def _record(key: tuple, answer: Any) -> None:
+    assert _trace is not None
+    kept = _trace.get(key, _MISSING)
+    if kept is _MISSING:
+        _trace[key] = answer
+    elif kept != answer:  # changed while the stage ran: never to be vouched for
+        _trace.mixed = True
+
+
+def _traced(read: _F) -> _F:
+    @functools.wraps(read)
+    def answered(*args: Any, **options: Any) -> Any:
+        answer = read(*args, **options)
+        if _trace is not None:
+            _record((answered, tuple(tuple(a) if isinstance(a, list) else a for a in args),
+                     tuple(sorted(options.items()))), answer)
+        return answer
+    return answered  # type: ignore[return-value]
+
+
+def still_answered(trace: Trace) -> bool:
+    """Whether every read of the trace gives the answer it gave (asked again, untraced)."""
+    if trace.mixed:
+        return False
+    global _trace
+    outer, _trace = _trace, None
+    try:
+        for (read, args, options), answer in trace.items():
+            try:
+                if read(*args, **dict(options)) != answer:
+                    return False
+            except (DiagnosticError, OSError):
+                return False
+        return True
+    finally:
+        _trace = outer
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_CLOEXEC", 0)
 _FILE_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
 
@@ -140,6 +207,7 @@ def refuse_link(path: Path) -> None:
         raise _link(path)
 
 
+@_traced
 def map_file_exists(root: str | os.PathLike, relpath: str) -> bool:
     """Whether root/relpath is a regular file reached without a link (a link or special file: refused)."""
     found = _regular(Path(root), relpath)
@@ -174,12 +242,13 @@ class FolderListings:
         kind = kinds.get(parts[-1])
         if kind is None:
             return _loose_name(parts[-1]) in loose and map_file_exists(root, relpath)
-        path = Path(root).joinpath(*parts)
+        if kind == "file":  # the usual answer: no Path made (a build asks thousands of times)
+            return True
         if kind == "link":
-            raise _link(path)
+            raise _link(Path(root).joinpath(*parts))
         if kind == "special":
-            raise _special(path)
-        return kind == "file"
+            raise _special(Path(root).joinpath(*parts))
+        return False
 
 
 # Warm processes (watch, the build server, the language server) keep listings across builds: a base
@@ -200,6 +269,7 @@ def keep_listings() -> None:
         _kept = {}
 
 
+@_traced
 def _kept_listing(root: Path, folder: list[str]) -> tuple[dict[str, str], set[str]] | None:
     if _kept is None:
         return _listing(root, folder)
@@ -268,6 +338,7 @@ def _listing(root: Path, folder: list[str]) -> tuple[dict[str, str], set[str]] |
     return kinds, {_loose_name(name) for name in kinds}
 
 
+@_traced
 def read_map_file(root: str | os.PathLike, relpath: str, kind: str | None = None) -> bytes | None:
     """The bytes of root/relpath, None when there is no such file. Refused: a link (the file or a
     folder below root), anything but a regular file, more bytes than its kind allows."""
@@ -308,6 +379,7 @@ def _too_big(path: Path, size: int, limit: int) -> DiagnosticError:
                     path, "no real map has a file this large; is it damaged, or planted by a zip?")
 
 
+@_traced
 def list_map_folder(root: str | os.PathLike, relpath: str) -> tuple[list[str], list[str]]:
     """(sub-folders, regular files) of root/relpath, sorted; links and special files are left
     out (they are never read), a link among the folders on the way is refused."""
@@ -326,3 +398,9 @@ def list_map_folder(root: str | os.PathLike, relpath: str) -> tuple[list[str], l
     finally:
         os.close(fd)
     return sorted(folders), sorted(files)
+
+
+@_traced
+def engine_file_exists(path: str | os.PathLike) -> bool:
+    """A file of an engine's installed assets (the engine's own install: links are its packager's)."""
+    return os.path.isfile(path)

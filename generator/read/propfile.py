@@ -71,7 +71,16 @@ def _parse_properties(data: bytes) -> dict[str, str]:
     return values
 
 
+# Text the loop below would give back unchanged, checked first (a merge escapes thousands): a key of
+# printable ASCII without \\ = : # ! or a space; a value of printable ASCII without \\ whose first
+# character is none of = : # ! or a space.
+_PLAIN_KEY = re.compile(r"[\x22\x24-\x39\x3b\x3c\x3e-\x5b\x5d-\x7e]*\Z")
+_PLAIN_VALUE = re.compile(r"[\x20-\x5b\x5d-\x7e]*\Z")
+
+
 def _escape(text: str, is_key: bool) -> str:
+    if _PLAIN_KEY.match(text) if is_key else (_PLAIN_VALUE.match(text) and (not text or text[0] not in "=:#! ")):
+        return text
     out = []
     for index, ch in enumerate(text):
         if ch == "\\":

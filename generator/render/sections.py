@@ -36,6 +36,9 @@ _warm: dict[str, tuple[tuple, Section]] | None = None  # section name -> (finger
 # The spec (a key its warm builder chooses) whose model the kept sections were last rendered from, set
 # when a render completes: only then may the dependency map vouch for a section without its fingerprint.
 _owner: object = None
+# The last completed render's frame and sections in document order (None while a render runs and
+# after one that failed): a later warm stage keys on them (generator.builder.warmfolder).
+_last: tuple[str, tuple[tuple[str, Section, int], ...]] | None = None
 
 
 def keep_warm() -> None:
@@ -130,14 +133,15 @@ def render_sections(game, environment, origins, owner: object = None,
     from memory. `origins`: the context variable the templates' `origin` filter records positions in.
     `unchanged`: sections the dependency map (generator.builder.depmap) found no edit feeding since
     `owner`'s last render; when that render was the last one, they are taken without a fingerprint."""
-    global _owner
+    global _owner, _last
     trusted = unchanged if owner is not None and owner == _owner else frozenset()
-    _owner = None  # until this render completes
+    _owner, _last = None, None  # until this render completes
     frame = _frame_environment(environment).get_template("game/game.xml.j2").render(game=game)
     if "\x00" in frame:
         return None
     parts: list[str] = []
     lines: dict[int, Any] = {}
+    rendered: list[tuple[str, Section, int]] = []
     last, line = 0, 1
     for match in _PLACEHOLDER.finditer(frame):
         between = frame[last:match.start()]
@@ -147,13 +151,50 @@ def render_sections(game, environment, origins, owner: object = None,
         if not section.sound:
             return None
         parts.append(section.text)
+        rendered.append((match.group(1), section, line))
         for relative, position in section.positions.items():
             lines[line + relative] = position
         line += section.breaks
         last = match.end()
     parts.append(frame[last:])
-    _owner = owner
+    _owner, _last = owner, (frame, tuple(rendered))
     return "".join(parts), lines
+
+
+def last_render() -> tuple[str, tuple[tuple[str, Section, int], ...]] | None:
+    """The frame and the (name, section, its first line in the XML) of the last render that
+    completed. A section kept from an earlier render is the same object: its model fields
+    (positions included) are unchanged, and so are the elements it holds (each section renders
+    whole elements: the frame's includes sit between them)."""
+    return _last
+
+
+class SameSection:
+    """A section in a key, equal only to itself: one rendered again is a change (the same text may
+    come from a model that differs where a reader looks: a position the render does not mark)."""
+    __slots__ = ("section",)
+
+    def __init__(self, section: Section):
+        self.section = section
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SameSection) and other.section is self.section
+
+    __hash__ = None  # type: ignore[assignment]  # compared, never looked up
+
+
+def section_at(rendered: tuple | None, line: int) -> tuple | None:
+    """(first line, SameSection) of the rendered section holding the XML line; None when the line is
+    the frame's or nothing was rendered warm."""
+    if rendered is None:
+        return None
+    # a section's lines: from its first to its last with text (a final line break ends it)
+    holding = [(start, section) for _name, section, start in rendered[1]
+               if start <= line <= start + section.breaks - section.text.endswith("\n")]
+    if len(holding) != 1:  # the frame's line, or one two sections share: not known well enough
+        return None
+    start, section = holding[0]
+    return start, SameSection(section)
 
 
 _frames: dict = {}  # environment -> its frame environment

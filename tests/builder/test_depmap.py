@@ -144,6 +144,9 @@ rules:
     text: Germany earns 2 PUs while it holds Poland and Denmark.
     use: national_objective
     with: {player: Germans, amount: 2, owns: [Poland, Denmark]}
+texts:
+  notifications:
+    WARM_NOTE: "first"
 """
 # Each step's text replaces its first string by the second, from the step before.
 STEPS = [
@@ -159,6 +162,10 @@ STEPS = [
     ("Urals: {production: 3}", "Urals: {production: 3, isImpassable: false}"),  # a key added
     ('Warm Note: "plain"', 'Warm Note: "pl\\x01ain"'),  # rendered, but no XML can hold it: TG042
     ('Warm Note: "pl\\x01ain"', 'Warm Note: "plain"'),  # back to the last good text
+    ('WARM_NOTE: "first"', 'WARM_NOTE: "second"'),  # a text: no section, the map folder's text file
+    ("cost: 12", "cost: 14"),  # a price, after a build that wrote the text file the stage read
+    ("cost: 14", "cost: 15"),  # a price again: the map folder stage reused (builder/warmfolder.py)
+    ('WARM_NOTE: "second"', 'WARM_NOTE: "second"\n    WARM_OTHER: "third"'),  # a text added
 ]
 
 
@@ -181,7 +188,7 @@ def test_warm_builds_equal_cold_ones_through_an_edit_sequence(tmp_path, monkeypa
     files and reports the same diagnostics, positions and messages, as a cold build of that text."""
     if not SHARED.is_dir():
         pytest.skip(SHARED_MISSING)
-    from generator.builder import incremental
+    from generator.builder import incremental, warmfolder
     from generator.render import sections
     from generator.speclang.basecache import keep_in_memory
 
@@ -197,8 +204,9 @@ def test_warm_builds_equal_cold_ones_through_an_edit_sequence(tmp_path, monkeypa
         assert old in text
         text = text.replace(old, new)
         spec.write_text(text, encoding="utf-8")
+        warmfolder.last_reused.clear()
         warm = _build(spec, tmp_path / "warm", capsys)
-        plans.append(dict(incremental.last_plan))
+        plans.append(dict(incremental.last_plan, folder=dict(warmfolder.last_reused)))
         kept, sections._warm = sections._warm, None  # a cold build in this process: nothing kept
         try:
             shutil.rmtree(tmp_path / "cold", ignore_errors=True)
@@ -211,3 +219,11 @@ def test_warm_builds_equal_cold_ones_through_an_edit_sequence(tmp_path, monkeypa
     assert plans[0]["stale"] == {"production"}  # the price edit fingerprinted one section
     assert plans[3]["stale"] == {"initialize"}
     assert plans[4]["stale"] is None  # a rule: everything
+    # the map folder stage (additions and check, builder/warmfolder.py): reused when the edit left the
+    # sections it reads and the files it read as they were (a price; the set-up re-renders a section
+    # it reads; a text is its input), not in the build after one that wrote what it reads (the first
+    # build's files in the output folder); not reached by a build that failed before it (None)
+    reused = [plan["folder"].get("additions") for plan in plans]
+    assert [plan["folder"].get("check") for plan in plans] == reused
+    assert reused == [False, False, True, False, False, None, True, None, True, False, None, False,
+                      False, True, True, False]

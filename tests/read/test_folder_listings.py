@@ -66,3 +66,14 @@ def test_a_name_in_another_case_is_asked_of_the_disk(tmp_path, monkeypatch):
     assert listings.exists(root, "flags/germans.png") is True
     assert listings.exists(root, "flags/Italians.png") is False  # no name like it: absent on any disk
     assert asked == ["flags/germans.png"]
+
+
+def test_a_found_file_is_answered_without_making_a_path(tmp_path, monkeypatch):
+    """A build asks about thousands of files (a mod's unit images): the usual answer, a file the
+    listing holds, is given from the listing alone (a Path per answer was a warm rebuild's ms)."""
+    root = _folder(tmp_path)
+    listings = FolderListings()
+    assert listings.exists(root, "units/Germans/armour.png") is False  # the folder listed once
+    monkeypatch.setattr(mapfiles, "Path", None)  # any Path made now fails
+    assert listings.exists(root, "units/Germans/infantry.png") is True
+    assert listings.exists(root, "units/Germans/sub") is False
