@@ -22,15 +22,16 @@ def forget_warm_state() -> None:
     """Back to a new process's state: nothing kept from earlier builds (the base games in memory, the
     rendered sections, map-folder listings, the incremental builder's specs and findings). For tests
     that stand for a new process after others ran in the same interpreter."""
-    from generator.builder import collisions, incremental
+    from generator.builder import collisions, incremental, warmfolder
     from generator.read import mapfiles
     from generator.render import sections
     from generator.speclang import basecache
 
     basecache._in_memory = None
-    sections._warm, sections._owner = None, None
+    sections._warm, sections._owner, sections._last = None, None, None
     mapfiles._kept = None
     incremental._kept.clear()
     incremental._findings.clear()
     incremental._memos.clear()
     collisions._written.clear()
+    warmfolder._kept.clear()
