@@ -7,6 +7,7 @@ import io
 import re
 from pathlib import Path
 
+import numpy
 import pytest
 from lxml import etree
 from PIL import Image
@@ -311,3 +312,35 @@ def test_the_files_written_are_those_the_client_catalog_names():
     assert flags and flags <= set(FLAG_SUFFIXES)
     for entry in ("political_action_text", "user_action_text"):
         assert set(catalog[entry].key_suffixes) == set(ACTION_TEXT_SUFFIXES)
+
+
+KAMIKAZE_MOD = """\
+mod:
+  name: Italian Kamikaze
+  version: "1.0"
+  base: {map: world_war_ii_global, game: ww2global40_2nd_edition.xml}
+change:
+  territories:
+    97 Sea Zone: {kamikazeZone: true, originalOwner: Italians}
+    6 Sea Zone: {kamikazeZone: true}
+"""
+
+
+def test_a_kamikaze_zone_of_a_map_player_gets_the_faded_flag_the_clients_draw(tmp_path):
+    """Both clients draw a kamikaze zone's original owner with flags/<Player>_fade.png; the Global 1940
+    map has one only for Japan. The mod ships Italy's, washed out from Italy's own flag, and nothing the
+    map folder already has (6 Sea Zone is Japan's: its fade is the map's)."""
+    spec = tmp_path / "kamikaze.yaml"
+    spec.write_text(KAMIKAZE_MOD, encoding="utf-8")
+    folder = _build(spec, tmp_path / "out")
+    faded = Image.open(folder / "flags" / "Italians_fade.png").convert("RGBA")
+    plain = Image.open(BASE / "flags" / "Italians.png").convert("RGBA")
+    assert faded.size == plain.size
+
+    def brightness(image):
+        pixels = numpy.asarray(image, dtype=float)
+        return pixels[..., :3].sum(axis=2)[pixels[..., 3] > 0].mean()
+
+    assert brightness(faded) > brightness(plain) + 60  # washed out towards white
+    shipped = sorted(p.name for p in (folder / "flags").iterdir())
+    assert shipped == ["Italians_fade.png"]

@@ -61,6 +61,24 @@ def _mark_of(unit: str) -> str:
     return ("".join(w[0] for w in words[:2]) if len(words) > 1 else unit[:1]).upper() or "?"
 
 
+def kamikaze_owners(game: m.Game) -> set[str]:
+    """The players the clients draw kamikaze zones for: each sea zone's `originalOwner`, else its owner
+    at the start (as generator.check.mapfolder reads the same options from the XML)."""
+    water = {t.name for t in game.territories if (t.water or "").lower() == "true"}
+    owners = {o.territory: o.owner for o in (game.initialize.owners or [])} if game.initialize else {}
+    found: set[str] = set()
+    for attachment in game.attachments or []:
+        if attachment.class_name != "TerritoryAttachment" or attachment.attach_to not in water:
+            continue
+        options = {option.name: option.value or "" for option in attachment.options}
+        if options.get("kamikazeZone", "false").lower() in ("false", "0", ""):
+            continue
+        original = options.get("originalOwner") or owners.get(attachment.attach_to)
+        if original:
+            found.add(original)
+    return found
+
+
 class _Builder:
     def __init__(self, game: m.Game, owned: set[tuple[str, str]], look: AssetSpec, base: BaseFolder | None, existing,
                  source: str):
@@ -122,6 +140,7 @@ class _Builder:
         return _images().FLAG_SIZES[suffix]
 
     def flags(self) -> None:
+        faded_for = kamikaze_owners(self.game)
         for player in self.players:
             look = self.look.players.get(player)
             if safe_name(player, "") != player or self.has(f"flags/{player}.png"):
@@ -129,10 +148,21 @@ class _Builder:
                         self.base.exists(f"flags/{player}.png"):
                     self.warn(f"the map folder has a flag for {player} already; it is kept", look.flag.pos,
                               "a mod adds to the map folder and never changes it: leave flag out", ALREADY_THERE)
+                if player in faded_for and safe_name(player, "") == player:
+                    self.faded_flag_of_a_map_player(player)
                 continue
             picture = look.flag if look is not None and look.flag is not None else Picture(drawn=True)
             for suffix in FLAG_SUFFIXES:
                 self.out.files[f"flags/{player}{suffix}.png"] = self.flag(player, suffix, picture)
+
+    def faded_flag_of_a_map_player(self, player: str) -> None:
+        """Both clients draw a kamikaze zone's original owner with flags/<Player>_fade.png, which most
+        maps have only for the players their own game gives kamikaze zones (Global 1940: Japan): washed
+        out from the player's own flag when the map folder lacks it."""
+        wanted = f"flags/{player}_fade.png"
+        plain = self.base_image(f"flags/{player}.png")
+        if plain is not None and not self.has(wanted):
+            self.out.files[wanted] = _images().faded(plain)
 
     def flag(self, player: str, suffix: str, picture: Picture) -> bytes:
         colour = self.colours[player]
