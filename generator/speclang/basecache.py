@@ -1,9 +1,9 @@
 """Imported base games, kept so that a mod's rebuild does not parse and import its base again.
 
 Two layers: on disk in the user's cache folder, keyed by a hash of the XML's bytes, the path
-it is shown as (positions carry it) and the code that imports it; and in memory, keyed by the
-file's path and modification stamp, for processes that build many times (`watch`, the build
-server). A model is stored pickled and handed out as a fresh copy each time, because a mod's
+it is shown as (positions carry it) and the package's code (`core.datacache.package_stamp`);
+and in memory, keyed by the file's path and modification stamp, for processes that build many
+times (`watch`, the build server). A model is stored pickled and handed out as a fresh copy each time, because a mod's
 changes are made to the model it gets. For Global 1940 a copy takes about a third of the time
 of parsing and importing the XML."""
 from __future__ import annotations
@@ -15,12 +15,10 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Callable
 
-from generator import __version__
-from generator.core.datacache import cache_folder, write_quietly
+from generator.core.datacache import cache_folder, package_stamp, write_quietly
 
 KEPT_IN_MEMORY = 4
 KEPT_ON_DISK = 16
-_CODE_FILES = ("model/game.py", "read/importer.py", "read/extras.py", "read/safexml.py", "core/diagnostics.py")
 
 _in_memory: OrderedDict[tuple, bytes] | None = None
 
@@ -37,15 +35,6 @@ def keep_in_memory() -> None:
     keep_listings()  # and the listings of map folders, while they are unchanged
 
 
-def _code_stamp() -> str:
-    here = Path(__file__).resolve().parents[1]  # generator/
-    stamps = [__version__]
-    for name in _CODE_FILES:
-        info = (here / name).stat()
-        stamps.append(f"{name}:{info.st_mtime_ns}:{info.st_size}")
-    return "|".join(stamps)
-
-
 def load(path: Path, shown: str, read: Callable[[], bytes], import_game: Callable[[bytes], object]):
     """The game model of the base XML at path: from memory, from disk, or by import_game(bytes)."""
     memory_key = None
@@ -58,7 +47,7 @@ def load(path: Path, shown: str, read: Callable[[], bytes], import_game: Callabl
             return pickle.loads(memory[memory_key])
     data = read()
     folder = cache_folder("bases")  # None unless private: a pickle runs code when loaded
-    digest = hashlib.sha256(b"\0".join([data, shown.encode("utf-8"), _code_stamp().encode("utf-8")])).hexdigest()
+    digest = hashlib.sha256(b"\0".join([data, shown.encode("utf-8"), package_stamp().encode("utf-8")])).hexdigest()
     stored = folder / f"{digest[:40]}.pickle" if folder is not None else None
     blob = None
     if stored is not None:
