@@ -344,3 +344,51 @@ def test_a_kamikaze_zone_of_a_map_player_gets_the_faded_flag_the_clients_draw(tm
     assert brightness(faded) > brightness(plain) + 60  # washed out towards white
     shipped = sorted(p.name for p in (folder / "flags").iterdir())
     assert shipped == ["Italians_fade.png"]
+
+
+# --- rebuilds into the same folder ---------------------------------------------------------------
+
+def _lower_outline(path: Path) -> bytes:
+    """The outline (alpha) of an image's lowest third: a badge is drawn at the top right."""
+    image = Image.open(path).convert("RGBA")
+    width, height = image.size
+    return image.crop((0, height * 2 // 3, width, height)).getchannel("A").tobytes()
+
+
+def test_a_new_unit_named_after_a_base_unit_looks_like_it_whatever_its_values(tmp_path):
+    """elite_infantry with no image named, and armour's values: still an infantryman (its name says
+    so), so a changed value never turns its picture into another unit's."""
+    spec = tmp_path / "named.yaml"
+    text = replaced(FIXTURE.read_text(), "    elite_infantry: {image: {from: infantry, mark: E}}\n", "    {}\n", 1)
+    text = replaced(text, "options: {movement: 1, transportCost: 2, isInfantry: true, attack: 2, defense: 2}",
+                    "options: {movement: 2, transportCost: 3, canBlitz: true, attack: 3, defense: 3}", 1)
+    spec.write_text(text.replace("assets:\n  units:\n    {}\n", ""))
+    assert "assets:" not in spec.read_text()
+    folder = _build(spec, tmp_path / "out")
+    elite = _lower_outline(folder / "units" / "Germans" / "elite_infantry.png")
+    assert elite == _lower_outline(BASE / "units" / "Germans" / "infantry.png")
+    assert elite != _lower_outline(BASE / "units" / "Germans" / "armour.png")
+
+
+def test_a_rebuild_draws_again_what_it_drew_and_keeps_what_a_modder_changed(tmp_path):
+    """Built into the folder of an earlier build, a changed spec gives the bytes a build into a new
+    folder gives (the images it drew are recorded with their SHA-256, and drawn again); an image
+    the modder painted over is kept."""
+    spec = tmp_path / "game.yaml"
+    spec.write_text(FIXTURE.read_text())
+    folder = _build(spec, tmp_path / "out")
+    record = (folder.parent / ".triplea-gen-drawn.sha256").read_text()
+    assert re.search(r"^[0-9a-f]{64}  map/units/Germans/elite_infantry\.png$", record, re.MULTILINE)
+    assert "flags/" not in record  # Global 1940 has every flag this mod's players need
+    spec.write_text(replaced(FIXTURE.read_text(), "{image: {from: infantry, mark: E}}",
+                             "{image: {from: armour, mark: E}}", 1))
+    _build(spec, tmp_path / "out")
+    fresh = _build(spec, tmp_path / "fresh")
+    image = "units/Germans/elite_infantry.png"
+    assert (folder / image).read_bytes() == (fresh / image).read_bytes()
+    assert _lower_outline(folder / image) == _lower_outline(BASE / "units" / "Germans" / "armour.png")
+    painted = (BASE / "units" / "Germans" / "fighter.png").read_bytes()
+    (folder / image).write_bytes(painted)
+    spec.write_text(FIXTURE.read_text())
+    _build(spec, tmp_path / "out")
+    assert (folder / image).read_bytes() == painted

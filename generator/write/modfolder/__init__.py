@@ -5,10 +5,14 @@
     <map>/[map/]flags/, units/        flags and unit images for new players and unit types
     <map>/[map/]resources/            icons of the resources the game adds (generated maps too)
     <map>/[map/]*text.properties ...  notifications, political and user action texts, objectives
+    <map>/.triplea-gen-drawn.sha256   (a build's output folder only) the images this tool drew there
 
 Merging: what is in the output folder (else the base map folder) keeps every byte; entries it
 lacks are appended in a block named after the game file, which a rebuild of the same game
-replaces; nothing is ever removed. The result is complete file bytes for the writer.
+replaces; nothing is ever removed. An image an earlier build drew is drawn again (its recipe may
+have changed: a unit's values choose what it looks like) while its bytes are the ones recorded in
+.triplea-gen-drawn.sha256; one changed or put there by hand is kept. So a rebuild into the same
+folder writes what a build into a new folder writes. The result is complete file bytes for the writer.
 """
 from __future__ import annotations
 
@@ -17,6 +21,7 @@ from pathlib import Path
 from generator.core.diagnostics import Diagnostic, DiagnosticError, display_path
 from generator.model.looks import AssetSpec
 from generator.write.modfolder.basefolder import BaseFolder
+from generator.write.modfolder.drawnrecord import DRAWN_RECORD, parse_record, record_bytes
 from generator.write.modfolder.listing import merge_listing
 from generator.write.modfolder.resources import resource_icon_files
 from generator.read.mapfiles import read_map_file
@@ -31,11 +36,11 @@ class _OutputFolder:
     def __init__(self, outdir: Path | None):
         self.outdir = outdir
 
-    def read(self, relpath: str) -> bytes | None:
+    def read(self, relpath: str, kind: str | None = None) -> bytes | None:
         if self.outdir is None:
             return None
         try:
-            return read_map_file(self.outdir, relpath)
+            return read_map_file(self.outdir, relpath, kind)
         except DiagnosticError as err:
             if any(d.code != "TG003" for d in err.diagnostics):
                 raise
@@ -75,9 +80,17 @@ def map_folder_additions(compiled, files: dict[str, bytes], outdir: str | Path |
 
         properties = start("map.properties")
         owned = set(compiled.map_needs.units)  # what validate --map-dir asks images for
+        inside = content[len(root):]  # the content folder below the map folder: "map/" or ""
+        earlier_record = output.read(root + DRAWN_RECORD, "properties")
+        drawn_before = {path[len(inside):]: digest for path, digest in parse_record(earlier_record).items()
+                        if path.startswith(inside)}
         assets = asset_files(game, owned, look, base, lambda rel: output.read(content + rel),
-                             properties_before(properties, xml_name), compiled.spec_path)
+                             properties_before(properties, xml_name), compiled.spec_path, drawn_before)
         additions.update({content + rel: data for rel, data in assets.files.items()})
+        if outdir is not None:
+            record = record_bytes(earlier_record, {inside + rel: data for rel, data in assets.files.items()})
+            if record is not None and record != earlier_record:
+                additions[root + DRAWN_RECORD] = record
         warnings += assets.warnings
         merged = merge_properties(properties, assets.colours, xml_name)
         if merged is not None:

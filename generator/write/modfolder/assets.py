@@ -11,6 +11,7 @@ from generator.model.units import unit_kinds, unit_options
 from generator.core.writer import safe_name
 from generator.model.looks import AssetSpec, Picture
 from generator.write.modfolder.basefolder import BaseFolder
+from generator.write.modfolder.drawnrecord import drawn_unchanged
 
 NO_SOURCE_IMAGE = "TG453"  # an image drawn because no source image was found
 ALREADY_THERE = "TG456"  # the map folder has it already
@@ -61,6 +62,17 @@ def _mark_of(unit: str) -> str:
     return ("".join(w[0] for w in words[:2]) if len(words) > 1 else unit[:1]).upper() or "?"
 
 
+def _name_parts(unit: str) -> set[str]:
+    """The runs of words of a unit type's name, as _squeezed(): heavy_armour -> heavy, armour,
+    heavyarmour; battleshipPearl -> battleship, pearl, battleshippearl."""
+    words = [w.lower() for w in re.split(r"[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])", unit) if w]
+    return {"".join(words[i:j]) for i in range(len(words)) for j in range(i + 1, len(words) + 1)}
+
+
+def _squeezed(name: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", name.lower())
+
+
 def kamikaze_owners(game: m.Game) -> set[str]:
     """The players the clients draw kamikaze zones for: each sea zone's `originalOwner`, else its owner
     at the start (as generator.check.mapfolder reads the same options from the XML)."""
@@ -81,8 +93,9 @@ def kamikaze_owners(game: m.Game) -> set[str]:
 
 class _Builder:
     def __init__(self, game: m.Game, owned: set[tuple[str, str]], look: AssetSpec, base: BaseFolder | None, existing,
-                 source: str):
+                 source: str, drawn_before: dict[str, str]):
         self.game, self.look, self.base, self.existing, self.source = game, look, base, existing, source
+        self.drawn_before = drawn_before
         self.owned = owned
         self.out = AssetFiles()
         self.kinds = unit_kinds(game)
@@ -94,14 +107,17 @@ class _Builder:
 
     # -- lookups in what is already there (the output folder, else the base map folder)
     def has(self, relpath: str) -> bool:
-        """Whether the file is there already: the base map's never change; an earlier build's stay
-        unless they show a player whose colour this build chooses (a rebuild redraws them)."""
+        """Whether the file is there already: the base map's never change; one in the output folder
+        stays unless an earlier build drew it and it is as drawn (drawn again: what it looks like may
+        follow from what changed) or it shows a player whose colour this build chooses."""
         if self.base is not None and self.base.exists(relpath):
             return True
+        there = self.existing(relpath)
+        if there is None or drawn_unchanged(there, self.drawn_before.get(relpath)):
+            return False
         player = relpath.split("/")[1] if relpath.startswith("units/") else relpath[len("flags/"):-4]
         own = {key[len("color."):] for key, _ in self.out.colours}
-        return self.existing(relpath) is not None and not any(player in (p, *(p + s for s in FLAG_SUFFIXES))
-                                                              for p in own)
+        return not any(player in (p, *(p + s for s in FLAG_SUFFIXES)) for p in own)
 
     def base_image(self, relpath: str) -> bytes | None:
         return self.base.read(relpath) if self.base is not None else None
@@ -209,11 +225,15 @@ class _Builder:
         pictured = {name[:-4] for p in self.base.unit_players for name in self.base.unit_images(p)}
         mine, kind = self.options.get(unit, {}), self.kinds.get(unit, ("land", False))[0]
 
+        named_in = _name_parts(unit)
+
         def score(other: str):
+            # a name first (cruiser_pearl looks like a cruiser whatever its values), so that a changed
+            # value does not make a unit look like another
             theirs = self.options.get(other, {})
             same = sum((mine.get(k) == "true") == (theirs.get(k) == "true") for k in _LIKENESS)
             gaps = sum(abs(_number(mine.get(k)) - _number(theirs.get(k))) for k in ("movement", "attack", "defense"))
-            return (self.kinds.get(other, ("land", False))[0] == kind, same, -gaps)
+            return (_squeezed(other) in named_in, self.kinds.get(other, ("land", False))[0] == kind, same, -gaps)
 
         candidates = [u.name for u in self.game.units or [] if u.name != unit and u.name in pictured]
         return max(candidates, key=score) if candidates else None
@@ -281,11 +301,13 @@ def _number(value: str | None) -> float:
 
 
 def asset_files(game: m.Game, owned: set[tuple[str, str]], look: AssetSpec, base: BaseFolder | None, existing,
-                existing_properties: dict[str, str], source: str) -> AssetFiles:
+                existing_properties: dict[str, str], source: str,
+                drawn_before: dict[str, str] | None = None) -> AssetFiles:
     """Colours, flags and unit images still missing; owned: the (player, unit type) pairs that can
     occur; `existing(relpath)` reads the output folder's content folder (None where absent),
-    existing_properties is the map.properties already there."""
-    builder = _Builder(game, owned, look, base, existing, source)
+    existing_properties is the map.properties already there; drawn_before: the SHA-256 of each image
+    an earlier build drew there, by its path in the content folder."""
+    builder = _Builder(game, owned, look, base, existing, source, drawn_before or {})
     builder.assign_colours(existing_properties)
     builder.flags()
     builder.unit_images()
