@@ -15,6 +15,8 @@ from typing import Any, Callable
 
 from lxml import etree
 
+from generator.check.structure import dtd_id_entries
+from generator.core.enginename import EngineName
 from generator.render.sections import section_at
 
 # What the attachment checks read of the checker before they run (besides the document and engine),
@@ -23,6 +25,7 @@ ATTACHMENTS_READ = ("names", "variables", "bounds")
 ATTACHMENTS_WRITE = ("attached", "defined", "first_element", "conditions", "mentioned", "capitals",
                      "unit_hit_points", "game_property_uses", "victory_options")
 _LISTS = ("attachmentList", "attatchmentList")
+_IDS = "\x00dtd ids"  # StructureMemo's entry of a section's structure.dtd_id_entries (no pass's name)
 
 
 class AttachmentsMemo:
@@ -90,7 +93,7 @@ class AttachmentsMemo:
         root = checker.root
         parts: list[Any] = [checker.engine, self.fallback, root.sourceline, self.line_positions.get(root.sourceline)]
         for element in lists:
-            parts += [element.sourceline, _element_key(element, self.line_positions, self.rendered)]
+            parts += [element.sourceline, element_key(element, self.line_positions, self.rendered)]
         parts.append(tuple((kind, frozenset(names)) for kind, names in checker.names.items()))
         parts.append(tuple((name, tuple(values)) for name, values in checker.variables.items()))
         parts.append(tuple(sorted(checker.bounds.items())))
@@ -143,7 +146,9 @@ class StructureMemo:
         self.line_positions: dict[int, Any] | None = None
         self.fallback: Any = None
         self.rendered: tuple | None = None  # as AttachmentsMemo's
-        self.kept: list[tuple[tuple, dict[str, list]]] = []  # per section: (key, pass -> findings)
+        self.kept: list[tuple[tuple, dict[str, Any]]] = []  # per section: (key, pass -> findings)
+        # per section of the last validation, for 1.9: structure.dtd_id_entries (None: not worked out)
+        self.id_entries: list | None = None
         self.reused = 0  # sections taken from memory by the last validation (for tests and benchmarks)
 
     def run(self, checker, sections: list) -> dict[str, list[tuple[object, list]]]:
@@ -153,15 +158,21 @@ class StructureMemo:
                   if self.line_positions is not None else None)
         kept, self.kept, self.reused = self.kept, [], 0
         local: dict[str, list[tuple[object, list]]] = {name: [] for name in names}
+        ids = checker.engine == EngineName.V1_9  # only 1.9 checks them (and names, in the key, differ)
+        self.id_entries = [] if ids else None
         for index, section in enumerate(sections):
             key = self._key(section, shared)
             found = kept[index][1] if key is not None and index < len(kept) and kept[index][0] == key else None
             if found is None:
                 found = {name: checker.local_pass(name, section) for name in names}
+                if ids:
+                    found[_IDS] = dtd_id_entries(section)
             else:
                 self.reused += 1
             for name in names:
                 local[name].append((section, found[name]))
+            if self.id_entries is not None:
+                self.id_entries.append(found[_IDS])
             if key is not None:
                 self.kept.append((key, found))
             else:
@@ -171,10 +182,54 @@ class StructureMemo:
     def _key(self, section, shared: tuple) -> tuple | None:
         if self.line_positions is None or not isinstance(section.tag, str):
             return None
-        return shared + (section.sourceline, _element_key(section, self.line_positions, self.rendered))
+        return shared + (section.sourceline, element_key(section, self.line_positions, self.rendered))
 
 
-def _element_key(element, line_positions: dict[int, Any], rendered: tuple | None) -> tuple:
+class SectionCheckMemo:
+    """Kept by a warm process for one spec: one check that reads one top-level section and the
+    checker attributes `reads` (the initial state's references: validate.INITIALIZE_READS), and only
+    reports. Its findings are taken from the last run while the section (keyed as StructureMemo's),
+    those attributes, the root's position and the engine are what they were. `line_positions`,
+    `fallback`, `rendered`: as AttachmentsMemo's."""
+
+    def __init__(self, reads: tuple[str, ...]) -> None:
+        self.reads = reads
+        self.line_positions: dict[int, Any] | None = None
+        self.fallback: Any = None
+        self.rendered: tuple | None = None
+        self.key: tuple | None = None
+        self.findings: list = []
+        self.reused = False  # the last validation took the kept findings (for tests and benchmarks)
+
+    def run(self, checker, section, check: Callable[[Any], None]) -> None:
+        """check(section), or what it reported last time for the same inputs."""
+        key = None
+        if section is not None and self.line_positions is not None:
+            root = checker.root
+            key = (checker.engine, self.fallback, root.sourceline, self.line_positions.get(root.sourceline),
+                   section.sourceline, element_key(section, self.line_positions, self.rendered),
+                   *(_frozen(getattr(checker, name)) for name in self.reads))
+        self.reused = key is not None and key == self.key
+        if self.reused:
+            checker.out.diagnostics.extend(self.findings)
+            return
+        before = len(checker.out.diagnostics)
+        check(section)
+        self.key, self.findings = key, checker.out.diagnostics[before:]
+
+
+def _frozen(value: Any) -> Any:
+    """A checker attribute as a comparable value (dicts of sets or of plain values)."""
+    if isinstance(value, dict):
+        return tuple((key, _frozen(item)) for key, item in value.items())
+    if isinstance(value, (set, frozenset)):
+        return frozenset(value)
+    if isinstance(value, list):
+        return tuple(_frozen(item) for item in value)
+    return value
+
+
+def element_key(element, line_positions: dict[int, Any], rendered: tuple | None) -> tuple:
     """What a top-level element is, with the YAML positions of its lines: the rendered section
     holding it when the build rendered warm (the same section object at the same line holds the
     same elements with the same positions: compared without serialising them), else its text."""
