@@ -137,7 +137,7 @@ def test_dtd_ids_kept_per_section_report_a_full_checks_collisions(tmp_path, monk
     unit.set("name", step.get("name"))
     warm = _warm_validate(compiled, tree, {"structure_memo": memo})
     assert warm == _cold(compiled, tree)
-    assert memo.reused == len(root) - 1
+    assert memo.reused == len(root) - 1 and memo.id_entries is not None  # the IDs taken per section
     assert any("TG109" in line and f"'{step.get('name')}' names both a unit" in line for line in warm)
     # the unit renamed back, a step renamed to a player's name, and a name that is no XML name
     unit.set("name", unit.get("name") + "X")
