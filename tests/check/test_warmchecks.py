@@ -194,3 +194,36 @@ def test_the_initial_state_check_reads_what_it_declares():
     checkerstate = (REPO / "generator" / "check" / "checkerstate.py").read_text(encoding="utf-8")
     unknown = checkerstate[checkerstate.index("    def unknown("):checkerstate.index("    # ----", checkerstate.index("    def unknown("))]
     assert set(re.findall(r"self\.([a-z_]+)", unknown)) - {"error"} <= set(INITIALIZE_READS), unknown
+
+
+def test_warm_rebuilds_report_a_cold_builds_findings_across_sections(tmp_path):
+    """Through the warm builder (kept render, kept memos): a step renamed to a unit's or a player's
+    name collides in 1.9's ID namespace with a name in a kept section; renamed back, the warning goes.
+    Each rebuild's findings are a cold build's, in the same order."""
+    from generator.builder import incremental
+    from generator.builder.pipeline import compile_cold
+    from generator.check.validate import validate_tree
+    from generator.render.sections import keep_warm
+
+    keep_warm()
+    shutil.copytree(REPO / "rules_yaml", tmp_path / "specs")
+    spec = tmp_path / "specs" / "frontier_1939.yaml"
+    text = spec.read_text(encoding="utf-8")
+    edits = [text, text.replace("{name: endRoundStep,", "{name: infantry,"), text,
+             text.replace("{name: gameInitDelegate,", "{name: Germans,"),
+             text.replace("defense: 2}", "defense: 2, hitPoints: 2}", 1), text,
+             text.replace("defense: 2}", "defense: 3}", 1)]
+    collisions, kept = [], []
+    for edited in edits:
+        warm = [d.format() for d in incremental.validated(incremental.compile_warm(spec, edited), "1.9")]
+        cold_game = compile_cold(spec, edited)
+        cold = [d.format() for d in validate_tree(cold_game.tree, engine="1.9", source=cold_game.spec_path,
+                                                  position_of=cold_game.position_of)]
+        assert warm == cold
+        collisions.append(sum("names both a" in line for line in warm))
+        memos = next(iter(incremental._memos.values()))
+        kept.append((memos[3].reused, not memos[4].whole))  # initial state's findings, schema not whole
+    assert collisions == [0, 1, 0, 1, 0, 0, 0]
+    # a name declared (the step's), a unit's hit points: checked again; a unit's defence: kept
+    assert [reused for reused, _ in kept[1:]] == [False, False, False, False, False, True]
+    assert all(alone for _, alone in kept[1:])
