@@ -10,7 +10,6 @@ run, the state's elements moved to the same places of the new tree. Anything unu
 that is not in the attachment lists, a position map that is not known) is simply run again."""
 from __future__ import annotations
 
-from itertools import chain
 from typing import Any, Callable
 
 from lxml import etree
@@ -51,7 +50,7 @@ class AttachmentsMemo:
         key = self._key(checker, lists)
         self.replayed = key is not None and key == self.key
         if self.replayed:
-            elements = list(chain.from_iterable(element.iter() for element in lists))
+            elements = _Elements(lists)
             checker.out.diagnostics.extend(self.findings)
             for name, value in self.state.items():
                 setattr(checker, name, _with_elements(value, elements))
@@ -59,8 +58,7 @@ class AttachmentsMemo:
         before = len(checker.out.diagnostics)
         check()
         self.key, self.findings, self.state = None, checker.out.diagnostics[before:], {}
-        places = {element: index for index, element in
-                  enumerate(chain.from_iterable(element.iter() for element in lists))}
+        places = _places(lists)
         try:
             self.state = {name: _with_places(getattr(checker, name), places) for name in ATTACHMENTS_WRITE}
         except KeyError:  # an element from elsewhere: nothing to keep
@@ -241,8 +239,45 @@ def element_key(element, line_positions: dict[int, Any], rendered: tuple | None)
     return ("text", text, tuple(line_positions.get(line) for line in range(first, first + text.count(b"\n") + 1)))
 
 
-class _Place(int):
-    """An element's place in the attachment lists' document order (kept instead of the element)."""
+class _Place(tuple):
+    """An element's place in the attachment lists (kept instead of the element): the list's index,
+    then the child indexes down to it. A replay finds it from the top without a walk of every
+    element of the lists (most of them are options no state holds)."""
+
+
+def _places(lists: list) -> dict:
+    """Every element of the attachment lists -> its _Place."""
+    places: dict = {}
+    stack = []
+    for number, element in enumerate(lists):
+        places[element] = _Place((number,))
+        stack.append((element, places[element]))
+    while stack:
+        parent, place = stack.pop()
+        for number, child in enumerate(parent):
+            places[child] = _Place(place + (number,))
+            if len(child):
+                stack.append((child, places[child]))
+    return places
+
+
+class _Elements:
+    """The new tree's element at each kept _Place (each list's children listed once, when first asked)."""
+
+    def __init__(self, lists: list) -> None:
+        self.lists = lists
+        self.children: dict[int, list] = {}
+
+    def __getitem__(self, place: tuple) -> Any:
+        element = self.lists[place[0]]
+        if len(place) > 1:
+            children = self.children.get(place[0])
+            if children is None:
+                children = self.children[place[0]] = list(element)
+            element = children[place[1]]
+            for number in place[2:]:
+                element = element[number]
+        return element
 
 
 # The state is of few shapes (ATTACHMENTS_WRITE): a dict or list whose items are an element, a tuple
@@ -251,7 +286,7 @@ class _Place(int):
 def _with_places(value: Any, places: dict) -> Any:
     def place(item: Any) -> Any:
         if isinstance(item, etree._Element):
-            return _Place(places[item])
+            return places[item]
         if type(item) is tuple:
             return tuple(place(part) if isinstance(part, etree._Element) else part for part in item)
         return item
@@ -281,7 +316,7 @@ def _holds_element(value: Any) -> bool:
     return False
 
 
-def _with_elements(value: Any, elements: list) -> Any:
+def _with_elements(value: Any, elements: _Elements) -> Any:
     """The kept state with each place replaced by the new tree's element there (containers copied:
     later checks may add to them)."""
     def element(item: Any) -> Any:
