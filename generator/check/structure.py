@@ -223,6 +223,8 @@ class StructureChecks(CheckerState):
                         first[value] = (entry_tag, (index, number))
 
     def report_dtd_id(self, tag: str, value: str, element: Element, earlier: Element | None, is_name: bool) -> None:
+        """1.9's complaints about one ID: not an XML name; already the ID of an element of another
+        tag (`earlier`, the value's first element in check_dtd_ids's order)."""
         if not is_name:
             self.warning("TG109", f"1.9's DTD check: {tag} name '{value}' is not an XML name (spaces or "
                          "a leading digit); 1.9 prints a complaint and loads the game", element,
