@@ -35,7 +35,9 @@ class _Kept:
 
 _kept: dict[str, _Kept] = {}
 _findings: dict[str, tuple[tuple, list[Diagnostic]]] = {}  # spec -> (what they were made of, findings)
-_memos: dict[str, tuple] = {}  # spec -> its generator.check.warmchecks AttachmentsMemo, StructureMemo, MapIndexMemo
+# spec -> its generator.check.warmchecks AttachmentsMemo, StructureMemo, MapIndexMemo, SectionCheckMemo (of
+# the initial state) and its generator.check.warmschema.SchemaMemo
+_memos: dict[str, tuple] = {}
 last_plan: dict[str, object] = {}  # the last build's decision, for tests and the benchmark: paths, sections
 
 
@@ -98,14 +100,17 @@ def _macro_folders(spec_dir: Path, data: Any) -> list[Path]:
 def validated(compiled: CompiledGame, engine: str) -> list[Diagnostic]:
     """validate_tree's findings on the compiled game; the last ones when it is the same game."""
     from generator.check.validate import validate_tree
-    from generator.check.warmchecks import AttachmentsMemo, MapIndexMemo, StructureMemo
+    from generator.check.validate import INITIALIZE_READS
+    from generator.check.warmchecks import AttachmentsMemo, MapIndexMemo, SectionCheckMemo, StructureMemo
+    from generator.check.warmschema import SchemaMemo
 
     made_of = (engine, compiled.spec_path, compiled.game.pos, compiled.xml_bytes, compiled._line_positions)
     owner = str(Path(compiled.spec_path).resolve())
     kept = _findings.get(owner)
     if kept is not None and kept[0] == made_of:
         return list(kept[1])
-    memos = _memos.pop(owner, None) or (AttachmentsMemo(), StructureMemo(), MapIndexMemo())
+    memos = _memos.pop(owner, None) or (AttachmentsMemo(), StructureMemo(), MapIndexMemo(),
+                                         SectionCheckMemo(INITIALIZE_READS), SchemaMemo())
     _memos[owner] = memos
     while len(_memos) > KEPT_SPECS:
         _memos.pop(next(iter(_memos)))
@@ -114,7 +119,7 @@ def validated(compiled: CompiledGame, engine: str) -> list[Diagnostic]:
         memo.rendered = compiled.rendered
     findings = validate_tree(compiled.tree, engine=engine, source=compiled.spec_path,
                              position_of=compiled.position_of, attachments_memo=memos[0], structure_memo=memos[1],
-                             map_index_memo=memos[2])
+                             map_index_memo=memos[2], initialize_memo=memos[3], schema_memo=memos[4])
     _findings.pop(owner, None)
     _findings[owner] = (made_of, list(findings))
     while len(_findings) > KEPT_SPECS:

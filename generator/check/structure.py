@@ -69,7 +69,8 @@ class StructureChecks(CheckerState):
         attachment lists), options without a value, properties without a name, placements without
         a quantity, and for 1.9 its DTD complaints (IDs, then attachments without an option). All but
         the repeated sections and the IDs look at one top-level section at a time (LOCAL_PASSES),
-        which a warm process keeps per section (generator.check.warmchecks.StructureMemo)."""
+        which a warm process keeps per section (generator.check.warmchecks.StructureMemo); of the
+        IDs, it keeps what each section declares (dtd_id_entries) and compares them again."""
         root = self.root
         self.check_unknown_attributes(root, root_only=True)
         sections = list(root)
@@ -86,7 +87,11 @@ class StructureChecks(CheckerState):
                      "placement quantities"):
             self.out.diagnostics += local_reports.of(name)
         if self.engine == EngineName.V1_9:
-            self.check_dtd_ids(root)
+            id_entries = memo.id_entries if memo is not None else None
+            if id_entries is not None and root.tag not in _DTD_IDS:  # the root is in no section
+                self.check_dtd_ids_by_section(sections, id_entries)
+            else:
+                self.check_dtd_ids(root)
             self.out.diagnostics += local_reports.of("attachments without options")
 
     def local_pass_names(self) -> tuple[str, ...]:
@@ -192,17 +197,43 @@ class StructureChecks(CheckerState):
                 value = element.get(attribute)
                 if value is None:
                     continue
-                if not _XML_NAME.match(value):
-                    self.warning("TG109", f"1.9's DTD check: {tag} name '{value}' is not an XML name (spaces or "
-                                 "a leading digit); 1.9 prints a complaint and loads the game", element,
-                                 "names without spaces that start with a letter keep the log clean")
-                earlier = ids.get(value)
-                if earlier is not None and earlier.tag != tag:
-                    self.warning("TG109", f"1.9's DTD check: '{value}' names both a {earlier.tag} (line "
-                                 f"{earlier.sourceline}) and a {tag}; IDs share one namespace, so 1.9 prints a "
-                                 "complaint and loads the game", element,
-                                 f"rename one of them, e.g. the {tag}")
+                self.report_dtd_id(tag, value, element, ids.get(value), _XML_NAME.match(value) is not None)
                 ids.setdefault(value, element)
+
+    def check_dtd_ids_by_section(self, sections: list, entries: list) -> None:
+        """check_dtd_ids from each top-level section's dtd_id_entries (a warm process keeps them per
+        section): the same reports in the same order, tag by tag, each in document order."""
+        elements: dict[int, list] = {}
+
+        def element_of(place: tuple[int, int]) -> Element:
+            index, number = place
+            if index not in elements:
+                elements[index] = list(sections[index].iter(*_DTD_IDS))
+            return elements[index][number]
+
+        first: dict[str, tuple[str, tuple[int, int]]] = {}  # ID value -> (tag, place) of its first element
+        for tag_number, tag in enumerate(_DTD_IDS):
+            for index, section_entries in enumerate(entries):
+                for entry_tag, number, value, is_name in section_entries[tag_number]:
+                    earlier = first.get(value)
+                    if not is_name or (earlier is not None and earlier[0] != entry_tag):
+                        self.report_dtd_id(tag, value, element_of((index, number)),
+                                           element_of(earlier[1]) if earlier is not None else None, is_name)
+                    if earlier is None:
+                        first[value] = (entry_tag, (index, number))
+
+    def report_dtd_id(self, tag: str, value: str, element: Element, earlier: Element | None, is_name: bool) -> None:
+        """1.9's complaints about one ID: not an XML name; already the ID of an element of another
+        tag (`earlier`, the value's first element in check_dtd_ids's order)."""
+        if not is_name:
+            self.warning("TG109", f"1.9's DTD check: {tag} name '{value}' is not an XML name (spaces or "
+                         "a leading digit); 1.9 prints a complaint and loads the game", element,
+                         "names without spaces that start with a letter keep the log clean")
+        if earlier is not None and earlier.tag != tag:
+            self.warning("TG109", f"1.9's DTD check: '{value}' names both a {earlier.tag} (line "
+                         f"{earlier.sourceline}) and a {tag}; IDs share one namespace, so 1.9 prints a "
+                         "complaint and loads the game", element,
+                         f"rename one of them, e.g. the {tag}")
 
     def check_attachments_have_options(self, section):
         """1.9's DTD complaint about an attachment without an option."""
@@ -220,6 +251,19 @@ _LOCAL_PASS_METHODS = {"unknown attributes": "check_unknown_attributes", "nested
                        "placement quantities": "check_placement_quantities",
                        "attachments without options": "check_attachments_have_options"}
 LOCAL_PASSES = tuple(_LOCAL_PASS_METHODS)[:-1]  # the last is 1.9's only
+
+
+def dtd_id_entries(section) -> tuple[tuple[tuple[str, int, str, bool], ...], ...]:
+    """The IDs 1.9's DTD declares in one top-level section, per tag of _DTD_IDS (in its order): each
+    (tag, the element's place among the section's ID-declaring elements, the value, whether it is an
+    XML name), in document order: what check_dtd_ids reads of the section, without its elements."""
+    per_tag: dict[str, list[tuple[str, int, str, bool]]] = {tag: [] for tag in _DTD_IDS}
+    if isinstance(section.tag, str):
+        for number, element in enumerate(section.iter(*_DTD_IDS)):
+            value = element.get(_DTD_IDS[element.tag])
+            if value is not None:
+                per_tag[element.tag].append((element.tag, number, value, _XML_NAME.match(value) is not None))
+    return tuple(tuple(found) for found in per_tag.values())
 
 
 class _Reports:

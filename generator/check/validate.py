@@ -31,25 +31,35 @@ from generator.core.enginename import EngineName
 _CONDITION_NAME_IN_TEXT = re.compile(r"[A-Za-z0-9_]*(?:objective|condition|trigger)Attachment[A-Za-z0-9_]*")
 _VERSION_TEXT = re.compile(r"[0-9]+(?:\.[0-9]+)*\Z")
 _NUMBERS = re.compile(r"[0-9]+")
+# What check_initialize reads of the checker besides <initialize> (a warm process keys its findings
+# on them: generator.check.warmchecks.SectionCheckMemo; tests/check/test_warmchecks.py holds this to the code).
+INITIALIZE_READS = ("names", "unit_hit_points")
 
 
 def validate_tree(tree: etree._ElementTree, *, engine: str = "current", source: str,
                   position_of=None, map_dir=None, game_file: str | None = None,
                   map_folder: MapFolder | None = None, attachments_memo=None,
-                  structure_memo=None, map_index_memo=None) -> list[Diagnostic]:
+                  structure_memo=None, map_index_memo=None, initialize_memo=None,
+                  schema_memo=None) -> list[Diagnostic]:
     """Every problem of the game in `tree` for `engine`, sorted by position. With a map folder
     (map_dir, or map_folder as a build assembles it) also what the desktop client needs from it;
     game_file is the XML's file name there, which map.yml must list. `attachments_memo`,
-    `structure_memo`, `map_index_memo`: a warm process's generator.check.warmchecks memos for this spec."""
+    `structure_memo`, `map_index_memo`, `initialize_memo` (a SectionCheckMemo of INITIALIZE_READS): a
+    warm process's generator.check.warmchecks memos for this spec; `schema_memo`: its
+    generator.check.warmschema.SchemaMemo."""
     engine = normalise_engine(engine)
     if position_of is None:
         def position_of(element):
             return Position(source, element.sourceline or 0, 1)
-    found = check_schema(tree, source=source, position_of=position_of)
+    if schema_memo is not None:
+        found = schema_memo.check(tree, source=source, position_of=position_of)
+    else:
+        found = check_schema(tree, source=source, position_of=position_of)
     checker = _GameChecker(tree.getroot(), engine, position_of, map_dir)
     checker.attachments_memo = attachments_memo
     checker.structure_memo = structure_memo
     checker.map_index_memo = map_index_memo
+    checker.initialize_memo = initialize_memo
     checker.run()
     if map_folder is None and map_dir is not None:
         map_folder = MapFolder.at(map_dir, engine_assets_folder(engine))
@@ -104,6 +114,7 @@ class _GameChecker(AttachmentChecks, StructureChecks, VictoryChecks):
         self.attachments_memo = None  # generator.check.warmchecks.AttachmentsMemo in a warm process
         self.structure_memo = None  # generator.check.warmchecks.StructureMemo in a warm process
         self.map_index_memo = None  # generator.check.warmchecks.MapIndexMemo in a warm process
+        self.initialize_memo = None  # generator.check.warmchecks.SectionCheckMemo in a warm process
 
     # ------------------------------------------------------------ reporting
 
@@ -141,7 +152,10 @@ class _GameChecker(AttachmentChecks, StructureChecks, VictoryChecks):
             self.check_attachments()
         if self.engine == EngineName.CURRENT:
             self.check_stacking_caps()
-        self.check_initialize(root.find("initialize"))
+        if self.initialize_memo is not None:  # a warm process: skipped when what it reads is unchanged
+            self.initialize_memo.run(self, root.find("initialize"), self.check_initialize)
+        else:
+            self.check_initialize(root.find("initialize"))
         self.check_properties(root.find("propertyList"))
         self.check_victory_triggers(root.find("propertyList"))
         self.check_completeness()

@@ -10,11 +10,12 @@ run, the state's elements moved to the same places of the new tree. Anything unu
 that is not in the attachment lists, a position map that is not known) is simply run again."""
 from __future__ import annotations
 
-from itertools import chain
 from typing import Any, Callable
 
 from lxml import etree
 
+from generator.check.structure import dtd_id_entries
+from generator.core.enginename import EngineName
 from generator.render.sections import section_at
 
 # What the attachment checks read of the checker before they run (besides the document and engine),
@@ -23,6 +24,7 @@ ATTACHMENTS_READ = ("names", "variables", "bounds")
 ATTACHMENTS_WRITE = ("attached", "defined", "first_element", "conditions", "mentioned", "capitals",
                      "unit_hit_points", "game_property_uses", "victory_options")
 _LISTS = ("attachmentList", "attatchmentList")
+_IDS = "\x00dtd ids"  # StructureMemo's entry of a section's structure.dtd_id_entries (no pass's name)
 
 
 class AttachmentsMemo:
@@ -48,7 +50,7 @@ class AttachmentsMemo:
         key = self._key(checker, lists)
         self.replayed = key is not None and key == self.key
         if self.replayed:
-            elements = list(chain.from_iterable(element.iter() for element in lists))
+            elements = _Elements(lists)
             checker.out.diagnostics.extend(self.findings)
             for name, value in self.state.items():
                 setattr(checker, name, _with_elements(value, elements))
@@ -56,8 +58,7 @@ class AttachmentsMemo:
         before = len(checker.out.diagnostics)
         check()
         self.key, self.findings, self.state = None, checker.out.diagnostics[before:], {}
-        places = {element: index for index, element in
-                  enumerate(chain.from_iterable(element.iter() for element in lists))}
+        places = _places(lists)
         try:
             self.state = {name: _with_places(getattr(checker, name), places) for name in ATTACHMENTS_WRITE}
         except KeyError:  # an element from elsewhere: nothing to keep
@@ -90,7 +91,7 @@ class AttachmentsMemo:
         root = checker.root
         parts: list[Any] = [checker.engine, self.fallback, root.sourceline, self.line_positions.get(root.sourceline)]
         for element in lists:
-            parts += [element.sourceline, _element_key(element, self.line_positions, self.rendered)]
+            parts += [element.sourceline, element_key(element, self.line_positions, self.rendered)]
         parts.append(tuple((kind, frozenset(names)) for kind, names in checker.names.items()))
         parts.append(tuple((name, tuple(values)) for name, values in checker.variables.items()))
         parts.append(tuple(sorted(checker.bounds.items())))
@@ -143,7 +144,9 @@ class StructureMemo:
         self.line_positions: dict[int, Any] | None = None
         self.fallback: Any = None
         self.rendered: tuple | None = None  # as AttachmentsMemo's
-        self.kept: list[tuple[tuple, dict[str, list]]] = []  # per section: (key, pass -> findings)
+        self.kept: list[tuple[tuple, dict[str, Any]]] = []  # per section: (key, pass -> findings)
+        # per section of the last validation, for 1.9: structure.dtd_id_entries (None: not worked out)
+        self.id_entries: list | None = None
         self.reused = 0  # sections taken from memory by the last validation (for tests and benchmarks)
 
     def run(self, checker, sections: list) -> dict[str, list[tuple[object, list]]]:
@@ -153,15 +156,21 @@ class StructureMemo:
                   if self.line_positions is not None else None)
         kept, self.kept, self.reused = self.kept, [], 0
         local: dict[str, list[tuple[object, list]]] = {name: [] for name in names}
+        ids = checker.engine == EngineName.V1_9  # only 1.9 checks them (and names, in the key, differ)
+        self.id_entries = [] if ids else None
         for index, section in enumerate(sections):
             key = self._key(section, shared)
             found = kept[index][1] if key is not None and index < len(kept) and kept[index][0] == key else None
             if found is None:
                 found = {name: checker.local_pass(name, section) for name in names}
+                if ids:
+                    found[_IDS] = dtd_id_entries(section)
             else:
                 self.reused += 1
             for name in names:
                 local[name].append((section, found[name]))
+            if self.id_entries is not None:
+                self.id_entries.append(found[_IDS])
             if key is not None:
                 self.kept.append((key, found))
             else:
@@ -171,10 +180,54 @@ class StructureMemo:
     def _key(self, section, shared: tuple) -> tuple | None:
         if self.line_positions is None or not isinstance(section.tag, str):
             return None
-        return shared + (section.sourceline, _element_key(section, self.line_positions, self.rendered))
+        return shared + (section.sourceline, element_key(section, self.line_positions, self.rendered))
 
 
-def _element_key(element, line_positions: dict[int, Any], rendered: tuple | None) -> tuple:
+class SectionCheckMemo:
+    """Kept by a warm process for one spec: one check that reads one top-level section and the
+    checker attributes `reads` (the initial state's references: validate.INITIALIZE_READS), and only
+    reports. Its findings are taken from the last run while the section (keyed as StructureMemo's),
+    those attributes, the root's position and the engine are what they were. `line_positions`,
+    `fallback`, `rendered`: as AttachmentsMemo's."""
+
+    def __init__(self, reads: tuple[str, ...]) -> None:
+        self.reads = reads
+        self.line_positions: dict[int, Any] | None = None
+        self.fallback: Any = None
+        self.rendered: tuple | None = None
+        self.key: tuple | None = None
+        self.findings: list = []
+        self.reused = False  # the last validation took the kept findings (for tests and benchmarks)
+
+    def run(self, checker, section, check: Callable[[Any], None]) -> None:
+        """check(section), or what it reported last time for the same inputs."""
+        key = None
+        if section is not None and self.line_positions is not None:
+            root = checker.root
+            key = (checker.engine, self.fallback, root.sourceline, self.line_positions.get(root.sourceline),
+                   section.sourceline, element_key(section, self.line_positions, self.rendered),
+                   *(_frozen(getattr(checker, name)) for name in self.reads))
+        self.reused = key is not None and key == self.key
+        if self.reused:
+            checker.out.diagnostics.extend(self.findings)
+            return
+        before = len(checker.out.diagnostics)
+        check(section)
+        self.key, self.findings = key, checker.out.diagnostics[before:]
+
+
+def _frozen(value: Any) -> Any:
+    """A checker attribute as a comparable value (dicts of sets or of plain values)."""
+    if isinstance(value, dict):
+        return tuple((key, _frozen(item)) for key, item in value.items())
+    if isinstance(value, (set, frozenset)):
+        return frozenset(value)
+    if isinstance(value, list):
+        return tuple(_frozen(item) for item in value)
+    return value
+
+
+def element_key(element, line_positions: dict[int, Any], rendered: tuple | None) -> tuple:
     """What a top-level element is, with the YAML positions of its lines: the rendered section
     holding it when the build rendered warm (the same section object at the same line holds the
     same elements with the same positions: compared without serialising them), else its text."""
@@ -186,8 +239,45 @@ def _element_key(element, line_positions: dict[int, Any], rendered: tuple | None
     return ("text", text, tuple(line_positions.get(line) for line in range(first, first + text.count(b"\n") + 1)))
 
 
-class _Place(int):
-    """An element's place in the attachment lists' document order (kept instead of the element)."""
+class _Place(tuple):
+    """An element's place in the attachment lists (kept instead of the element): the list's index,
+    then the child indexes down to it. A replay finds it from the top without a walk of every
+    element of the lists (most of them are options no state holds)."""
+
+
+def _places(lists: list) -> dict:
+    """Every element of the attachment lists -> its _Place."""
+    places: dict = {}
+    stack = []
+    for number, element in enumerate(lists):
+        places[element] = _Place((number,))
+        stack.append((element, places[element]))
+    while stack:
+        parent, place = stack.pop()
+        for number, child in enumerate(parent):
+            places[child] = _Place(place + (number,))
+            if len(child):
+                stack.append((child, places[child]))
+    return places
+
+
+class _Elements:
+    """The new tree's element at each kept _Place (each list's children listed once, when first asked)."""
+
+    def __init__(self, lists: list) -> None:
+        self.lists = lists
+        self.children: dict[int, list] = {}
+
+    def __getitem__(self, place: tuple) -> Any:
+        element = self.lists[place[0]]
+        if len(place) > 1:
+            children = self.children.get(place[0])
+            if children is None:
+                children = self.children[place[0]] = list(element)
+            element = children[place[1]]
+            for number in place[2:]:
+                element = element[number]
+        return element
 
 
 # The state is of few shapes (ATTACHMENTS_WRITE): a dict or list whose items are an element, a tuple
@@ -196,7 +286,7 @@ class _Place(int):
 def _with_places(value: Any, places: dict) -> Any:
     def place(item: Any) -> Any:
         if isinstance(item, etree._Element):
-            return _Place(places[item])
+            return places[item]
         if type(item) is tuple:
             return tuple(place(part) if isinstance(part, etree._Element) else part for part in item)
         return item
@@ -226,7 +316,7 @@ def _holds_element(value: Any) -> bool:
     return False
 
 
-def _with_elements(value: Any, elements: list) -> Any:
+def _with_elements(value: Any, elements: _Elements) -> Any:
     """The kept state with each place replaced by the new tree's element there (containers copied:
     later checks may add to them)."""
     def element(item: Any) -> Any:
