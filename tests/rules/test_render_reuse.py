@@ -165,3 +165,32 @@ def test_a_reused_render_spends_the_budget_a_cold_render_spends(tmp_path, monkey
         _expanded(spec)
     _cold(spec)
     assert left[1] == left[2]
+
+
+def test_forget_warm_state_forgets_the_kept_renders(tmp_path):
+    from generator.rules import rendermemo
+
+    spec = tmp_path / "mod.yaml"
+    spec.write_text(_spec(), encoding="utf-8")
+    keep_in_memory()
+    _expanded(spec)
+    assert len(rendermemo._kept[str(spec)].last) == 4
+    forget_warm_state()
+    assert rendermemo._kept == {}
+
+
+def test_the_kept_renders_are_bounded_per_spec_and_in_specs(tmp_path, monkeypatch):
+    from generator.rules import rendermemo
+
+    monkeypatch.setattr(rendermemo, "MAX_RENDERS", 2)
+    spec = tmp_path / "mod.yaml"
+    spec.write_text(_spec(), encoding="utf-8")
+    with _warm():
+        _expanded(spec)
+        assert len(rendermemo._kept[str(spec)].last) == 2
+        for number in range(rendermemo.MAX_SPECS):
+            rendermemo.finish(rendermemo.begin(f"other{number}.yaml"))
+        assert str(spec) not in rendermemo._kept and len(rendermemo._kept) == rendermemo.MAX_SPECS
+        spec.write_text(_spec().replace("amount: 3", "amount: 4"), encoding="utf-8")
+        warm = _expanded(spec)
+    assert warm == _cold(spec)
