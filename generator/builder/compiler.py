@@ -25,9 +25,11 @@ def forget_warm_state() -> None:
     from generator.builder import collisions, incremental, warmfolder
     from generator.read import mapfiles
     from generator.render import sections
+    from generator.rules import rendermemo
     from generator.speclang import basecache
 
     basecache._in_memory = None
+    rendermemo._kept.clear()
     sections._warm, sections._owner, sections._last = None, None, None
     mapfiles._kept = None
     incremental._kept.clear()

@@ -24,6 +24,7 @@ import itertools
 import re
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import NamedTuple
 from pathlib import Path
 
 import jinja2
@@ -33,9 +34,11 @@ from generator.model import game as m
 from generator.model.rulerecord import RuleRecord
 from generator.core.diagnostics import Collector, DiagnosticError, Position, closest, closest_name
 from generator.rules.fragments import merge_fragment, order_attachments
-from generator.rules.macros import (Macro, MacroError, NameIndex, check_value, identifier, load_macros,
+from generator.rules import rendermemo
+from generator.rules.macros import (RULES_DIR, Macro, MacroError, NameIndex, check_value, identifier, load_macros,
                                      macro_environment)
 from generator.speclang.overlay import apply_changes
+from generator.render import sections
 from generator.render.templates import text_environment
 from generator.rules.conditions import Conditions
 from generator.rules.helpers import GameHelpers
@@ -66,17 +69,29 @@ def expand_rules(data, game: m.Game, source: str, spec_dir: Path, collector: Col
     rules = r.sequence(data, "rules", r.pos(data, pos))
     if not rules:
         return []
-    macros = load_macros([d for d in macro_dirs if d.is_dir()] or ([spec_dir / "macros"]
-                                                                    if (spec_dir / "macros").is_dir() else []),
-                         lambda error: r.error("TG067", error.message, error.position, error.hint))
+    user_dirs = [d for d in macro_dirs if d.is_dir()] or ([spec_dir / "macros"]
+                                                         if (spec_dir / "macros").is_dir() else [])
+    macros = load_macros(user_dirs, lambda error: r.error("TG067", error.message, error.position, error.hint))
+    reuse = _Reuse(rendermemo.begin(source), rendermemo.template_stamp([RULES_DIR, *user_dirs])) \
+        if sections.is_warm() else None
     with build_budget():
-        records = _expand_all(r, rules, game, macros)
+        records = _expand_all(r, rules, game, macros, reuse)
+    if reuse is not None:
+        rendermemo.finish(reuse.memo)
     if game.attachments:
         game.attachments = order_attachments(game.attachments)
     return records
 
 
-def _expand_all(r: SpecReader, rules, game: m.Game, macros: dict[str, Macro]) -> list[RuleRecord]:
+class _Reuse(NamedTuple):
+    """A warm rebuild's kept renders (generator.rules.rendermemo) and the stamp of the macro files."""
+
+    memo: rendermemo._Memo
+    stamp: tuple
+
+
+def _expand_all(r: SpecReader, rules, game: m.Game, macros: dict[str, Macro],
+                reuse: _Reuse | None = None) -> list[RuleRecord]:
     index = NameIndex(game)
     records: list[RuleRecord] = []
     seen: dict[str, Position] = {}
@@ -92,7 +107,7 @@ def _expand_all(r: SpecReader, rules, game: m.Game, macros: dict[str, Macro]) ->
                     "give every rule its own id")
         seen.setdefault(str(rule_id), pos)
         try:
-            record = _expand_rule(r, body, pos, game, macros, index)
+            record = _expand_rule(r, body, pos, game, macros, index, reuse)
         except (SandboxLimit, MemoryError, BudgetSpent) as err:
             # the build's budget is spent: the rules after this one would only fail the same way
             r.error("TG066", f"rule {body.get('id')}: {str(err) or 'templates ran out of memory'}",
@@ -106,7 +121,7 @@ def _expand_all(r: SpecReader, rules, game: m.Game, macros: dict[str, Macro]) ->
 
 
 def _expand_rule(r: SpecReader, body, pos: Position, game: m.Game, macros: dict[str, Macro],
-                 index: NameIndex) -> RuleRecord | None:
+                 index: NameIndex, reuse: _Reuse | None = None) -> RuleRecord | None:
     # A misspelt key (wiht:) is the cause; what is then missing (the macro's parameters, the
     # rule's text) only follows from it and is not reported.
     misspelt = r.check_keys(body, RULE_KEYS, "a rule")
@@ -153,7 +168,7 @@ def _expand_rule(r: SpecReader, body, pos: Position, game: m.Game, macros: dict[
         if values is None:
             return record
         key = _rule_key(rule_id, loop_vars)
-        rendered = _render(r, macro, values, key, rule_id, game, pos)
+        rendered = _render(r, macro, values, key, rule_id, game, pos, reuse)
         if rendered is not None:
             text_xml, tree = rendered
             record.fragments.append(text_xml)
@@ -283,11 +298,21 @@ def _side(values: dict, helpers: GameHelpers) -> list[str] | None:
 
 
 def _render(r: SpecReader, macro: Macro, values: dict, key: str, rule_id: str, game: m.Game,
-            pos: Position) -> tuple[str, etree._ElementTree] | None:
+            pos: Position, reuse: _Reuse | None = None) -> tuple[str, etree._ElementTree] | None:
+    side = _side(values, GameHelpers(game)) if macro.takes_conditions else None
+    memo_key = None
+    if reuse is not None:
+        memo_key = rendermemo.render_key(reuse.stamp, macro.path, values, key, rule_id, side)
+        kept = rendermemo.reuse(reuse.memo, memo_key, game) if memo_key is not None else None
+        if kept is not None:
+            return kept
+    helpers = GameHelpers(game)
+    recorder = rendermemo.RecordingHelpers(helpers) if memo_key is not None else None
+    spent = rendermemo.Spent()
     env = macro_environment(macro.path.parent)
-    context = dict(values, key=key, rule_id=rule_id, game=GameHelpers(game))
+    context = dict(values, key=key, rule_id=rule_id, game=recorder or helpers)
     if macro.takes_conditions:
-        context["condition"] = Conditions.from_params(values, _side(values, GameHelpers(game)))
+        context["condition"] = Conditions.from_params(values, side)
     try:
         text = env.get_template(macro.path.name).render(**context)
     except (SandboxLimit, MemoryError):
@@ -311,7 +336,10 @@ def _render(r: SpecReader, macro: Macro, values: dict, key: str, rule_id: str, g
             r.error("TG063", f"macro '{macro.name}' rendered bad XML: {d.message} (line {d.position.line})", pos,
                     f"check the macro template {macro.path.name}")
         return None
-    return _pretty(tree), tree
+    text_xml = _pretty(tree)
+    if reuse is not None and recorder is not None and memo_key is not None:
+        rendermemo.keep(reuse.memo, memo_key, recorder, spent, text_xml, tree)
+    return text_xml, tree
 
 
 def _pretty(tree: etree._ElementTree) -> str:
