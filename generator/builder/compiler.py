@@ -28,7 +28,7 @@ def forget_warm_state() -> None:
     from generator.rules import rendermemo
     from generator.speclang import basecache
 
-    basecache._in_memory = None
+    basecache._in_memory, basecache._spare = None, None
     rendermemo._kept.clear()
     sections._warm, sections._owner, sections._last = None, None, None
     mapfiles._kept = None

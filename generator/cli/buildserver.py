@@ -328,6 +328,11 @@ class BuildServer:
                 channel.sendall(b"d" if healthy else b"x")
                 if not healthy:
                     break  # after an internal error or a job over its memory this worker's state is suspect
+                # answered and idle: the next job's copy of the base game is made now (a job that comes
+                # meanwhile waits in the channel those few milliseconds)
+                from generator.speclang.basecache import prepare_spare
+
+                prepare_spare()
         except BaseException:
             pass  # the server answers for a job that ends without an answer
         finally:

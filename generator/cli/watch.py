@@ -67,7 +67,7 @@ def _build_once(spec: Path, outdir: str, base: Path | None) -> Path | None:
 
 
 def watch(spec_path: str, outdir: str, interval: float = 0.25, max_builds: int | None = None) -> int:
-    from generator.speclang.basecache import keep_in_memory
+    from generator.speclang.basecache import keep_in_memory, prepare_spare
 
     keep_in_memory()
     spec = Path(spec_path)
@@ -77,6 +77,7 @@ def watch(spec_path: str, outdir: str, interval: float = 0.25, max_builds: int |
     stamp = _stamp(watched_files(spec, None))
     base = _build_once(spec, outdir, None)
     builds += 1
+    prepare_spare()  # while the modder edits: the next build's copy of the base game
     try:
         while max_builds is None or builds < max_builds:
             time.sleep(interval)
@@ -85,6 +86,7 @@ def watch(spec_path: str, outdir: str, interval: float = 0.25, max_builds: int |
                 stamp = current
                 base = _build_once(spec, outdir, base)
                 builds += 1
+                prepare_spare()
             else:
                 stamp = {**current, **stamp}
     except KeyboardInterrupt:

@@ -88,6 +88,10 @@ async def _check_later(ls: SpecServer, uri: str, delay: float, again: bool = Tru
     _publish(ls, uri, text, version, result)
     if result.note and result.note != previous_note:  # said once, not after every keystroke
         ls.window_log_message(t.LogMessageParams(t.MessageType.Info, result.note))
+    if _is_spec(uri):  # published: the next check's copy of the base game is made while the modder types
+        from generator.speclang.basecache import prepare_spare
+
+        loop.run_in_executor(ls.checker, prepare_spare)
 
 
 def _check_game_xml(path: Path) -> Analysis:

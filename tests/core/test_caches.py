@@ -27,6 +27,7 @@ def cache_home(tmp_path: Path, monkeypatch) -> Path:
     home = tmp_path / "cache"
     monkeypatch.setenv("XDG_CACHE_HOME", str(home))
     monkeypatch.setattr(basecache, "_in_memory", None)
+    monkeypatch.setattr(basecache, "_spare", None)
     return home
 
 
@@ -107,6 +108,32 @@ def test_in_memory_the_file_stamp_decides(cache_home, base_xml, monkeypatch):
     os.utime(base_xml, ns=(1, 1))
     load_base_game(base_xml)
     assert len(calls) == 2
+
+
+def test_a_spare_copy_made_while_waiting_is_handed_out_once_and_never_stale(cache_home, base_xml, monkeypatch):
+    """A warm process unpickles the next build's copy of the base while it waits (prepare_spare):
+    the next load takes that copy, which no build had; the one after unpickles its own; a base
+    file changed meanwhile is imported again, its old spare never handed out."""
+    basecache.keep_in_memory()
+    unpickled = []
+    real_loads = pickle.loads
+    monkeypatch.setattr(basecache.pickle, "loads", lambda blob: unpickled.append(1) or real_loads(blob))
+    first = load_base_game(base_xml)
+    first.territories[0].name = "Changed By A Mod"
+    basecache.prepare_spare()
+    made = len(unpickled)
+    second = load_base_game(base_xml)
+    assert len(unpickled) == made  # taken, not unpickled now
+    assert second is not first and second.territories[0].name != "Changed By A Mod"
+    second.territories[0].name = "Changed Again"
+    third = load_base_game(base_xml)
+    assert len(unpickled) == made + 1 and third.territories[0].name not in ("Changed By A Mod", "Changed Again")
+    basecache.prepare_spare()
+    base_xml.write_text(replaced(base_xml.read_text(encoding="utf-8"), 'name="Warsaw"', 'name="Varsovia"'),
+                        encoding="utf-8")
+    changed = load_base_game(base_xml)
+    assert "Varsovia" in [t.name for t in changed.territories]
+    assert basecache._spare is None  # the stale spare was dropped, not kept for later
 
 
 def test_the_disk_cache_keeps_the_most_recent_bases(cache_home, tmp_path, base_xml, monkeypatch):
