@@ -67,6 +67,11 @@ class Budget:
 _budget: Budget | None = None
 
 
+def current_budget() -> Budget | None:
+    """The budget of the build running now (None outside build_budget)."""
+    return _budget
+
+
 @contextmanager
 def build_budget(seconds: float | None = None):
     """The bounds of one build; nested uses (a mod's YAML base) share the outer one."""

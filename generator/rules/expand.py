@@ -299,14 +299,14 @@ def _side(values: dict, helpers: GameHelpers) -> list[str] | None:
 
 def _render(r: SpecReader, macro: Macro, values: dict, key: str, rule_id: str, game: m.Game,
             pos: Position, reuse: _Reuse | None = None) -> tuple[str, etree._ElementTree] | None:
-    side = _side(values, GameHelpers(game)) if macro.takes_conditions else None
+    helpers = GameHelpers(game)
+    side = _side(values, helpers) if macro.takes_conditions else None
     memo_key = None
     if reuse is not None:
         memo_key = rendermemo.render_key(reuse.stamp, macro.path, values, key, rule_id, side)
-        kept = rendermemo.reuse(reuse.memo, memo_key, game) if memo_key is not None else None
+        kept = rendermemo.reuse(reuse.memo, memo_key, helpers) if memo_key is not None else None
         if kept is not None:
             return kept
-    helpers = GameHelpers(game)
     recorder = rendermemo.RecordingHelpers(helpers) if memo_key is not None else None
     spent = rendermemo.Spent()
     env = macro_environment(macro.path.parent)

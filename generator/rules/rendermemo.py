@@ -28,7 +28,6 @@ from pathlib import Path
 
 from lxml import etree
 
-from generator.model import game as m
 from generator.render import sandbox
 from generator.rules.helpers import GameHelpers
 
@@ -93,11 +92,11 @@ def render_key(stamp: tuple, macro_path: Path, values: dict, key: str, rule_id: 
         return None
 
 
-def reuse(memo: _Memo, render_key: bytes, game: m.Game) -> tuple[str, etree._ElementTree] | None:
+def reuse(memo: _Memo, render_key: bytes, helpers: GameHelpers) -> tuple[str, etree._ElementTree] | None:
     kept = memo.now.get(render_key) or memo.last.get(render_key)
-    if kept is None or not _same_answers(kept.reads, GameHelpers(game)):
+    if kept is None or not _same_answers(kept.reads, helpers):
         return None
-    budget = sandbox._budget
+    budget = sandbox.current_budget()
     if budget is not None:
         if budget.iterations < kept.iterations or budget.output < kept.output:
             return None  # rendered for real, it fails where a cold build fails
@@ -164,12 +163,12 @@ class Spent:
     """The template budget a render spends (read before and after it)."""
 
     def __init__(self) -> None:
-        budget = sandbox._budget
+        budget = sandbox.current_budget()
         self.iterations = budget.iterations if budget else 0
         self.output = budget.output if budget else 0
 
     def since(self) -> tuple[int, int] | None:
-        budget = sandbox._budget
+        budget = sandbox.current_budget()
         if budget is None:
             return None
         return self.iterations - budget.iterations, self.output - budget.output

@@ -41,6 +41,17 @@ def warm_mod(tmp_path, monkeypatch):
     return spec
 
 
+def _calls_of_price_edits(spec, calls: list) -> list:
+    """What `calls` holds after a build and two warm rebuilds, each after a price edit, of which
+    only the rebuilds' calls are kept."""
+    _build(spec, spec.parent / "out")
+    for cost in (12, 13):
+        spec.write_text(MOD.replace("cost: 11", f"cost: {cost}"), encoding="utf-8")
+        calls.clear()
+        _build(spec, spec.parent / "out")
+    return calls
+
+
 def _build(spec, out):
     from generator.builder.outputs import build_spec
 
@@ -133,12 +144,7 @@ def test_price_edits_serialise_no_section_and_search_no_route_for_the_validator(
                               tostring=lambda *a, **k: calls.append("tostring") or tostring(*a, **k))
     monkeypatch.setattr(warmchecks, "etree", counted)
     monkeypatch.setattr(numbers, "longest_route_bound", lambda m: calls.append("routes") or routes(m))
-    _build(warm_mod, warm_mod.parent / "out")
-    for cost in (12, 13):
-        warm_mod.write_text(MOD.replace("cost: 11", f"cost: {cost}"), encoding="utf-8")
-        calls.clear()
-        _build(warm_mod, warm_mod.parent / "out")
-    assert calls == []
+    assert _calls_of_price_edits(warm_mod, calls) == []
 
 
 def test_price_edits_keep_the_name_index_of_the_map(warm_mod, monkeypatch):
@@ -149,12 +155,7 @@ def test_price_edits_keep_the_name_index_of_the_map(warm_mod, monkeypatch):
     calls = []
     index_map = _GameChecker.index_map
     monkeypatch.setattr(_GameChecker, "index_map", lambda self, m: calls.append(1) or index_map(self, m))
-    _build(warm_mod, warm_mod.parent / "out")
-    for cost in (12, 13):
-        warm_mod.write_text(MOD.replace("cost: 11", f"cost: {cost}"), encoding="utf-8")
-        calls.clear()
-        _build(warm_mod, warm_mod.parent / "out")
-    assert calls == []
+    assert _calls_of_price_edits(warm_mod, calls) == []
 
 
 def test_an_edit_of_the_map_indexes_it_again_and_reports_as_a_cold_build(warm_mod, capsys):

@@ -82,13 +82,13 @@ def map_folder_additions(compiled, files: dict[str, bytes], outdir: str | Path |
         owned = set(compiled.map_needs.units)  # what validate --map-dir asks images for
         inside = content[len(root):]  # the content folder below the map folder: "map/" or ""
         earlier_record = output.read(root + DRAWN_RECORD, "properties")
-        drawn_before = {path[len(inside):]: digest for path, digest in parse_record(earlier_record).items()
-                        if path.startswith(inside)}
+        recorded = parse_record(earlier_record)
+        drawn_before = {path[len(inside):]: digest for path, digest in recorded.items() if path.startswith(inside)}
         assets = asset_files(game, owned, look, base, lambda rel: output.read(content + rel),
                              properties_before(properties, xml_name), compiled.spec_path, drawn_before)
         additions.update({content + rel: data for rel, data in assets.files.items()})
         if outdir is not None:
-            record = record_bytes(earlier_record, {inside + rel: data for rel, data in assets.files.items()})
+            record = record_bytes(recorded, {inside + rel: data for rel, data in assets.files.items()})
             if record is not None and record != earlier_record:
                 additions[root + DRAWN_RECORD] = record
         warnings += assets.warnings

@@ -57,15 +57,21 @@ def pick_colour(taken: list[str]) -> str:
     return max(PALETTE, key=lambda c: (min((_distance(c, t) for t in taken), default=1e9), -PALETTE.index(c)))
 
 
+def _words(unit: str) -> list[str]:
+    """The words of a unit type's name: split at anything but letters and digits, and where a lower
+    case letter meets an upper case one (heavy_armour, heavyArmour: heavy, armour)."""
+    return [w for w in re.split(r"[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])", unit) if w]
+
+
 def _mark_of(unit: str) -> str:
-    words = [w for w in re.split(r"[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])", unit) if w]
+    words = _words(unit)
     return ("".join(w[0] for w in words[:2]) if len(words) > 1 else unit[:1]).upper() or "?"
 
 
 def _name_parts(unit: str) -> set[str]:
     """The runs of words of a unit type's name, as _squeezed(): heavy_armour -> heavy, armour,
     heavyarmour; battleshipPearl -> battleship, pearl, battleshippearl."""
-    words = [w.lower() for w in re.split(r"[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])", unit) if w]
+    words = [w.lower() for w in _words(unit)]
     return {"".join(words[i:j]) for i in range(len(words)) for j in range(i + 1, len(words) + 1)}
 
 

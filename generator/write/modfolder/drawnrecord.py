@@ -34,11 +34,11 @@ def drawn_unchanged(there: bytes, recorded: str | None) -> bool:
     return recorded is not None and digest(there) == recorded
 
 
-def record_bytes(earlier: bytes | None, drawn: dict[str, bytes]) -> bytes | None:
-    """The record after this build drew `drawn` (path in the map folder -> bytes): earlier entries of
-    other paths stay (the files stay too: nothing is ever removed). None: nothing to record."""
-    entries = parse_record(earlier)
-    entries.update({path: digest(data) for path, data in drawn.items()})
+def record_bytes(earlier: dict[str, str], drawn: dict[str, bytes]) -> bytes | None:
+    """The record after this build drew `drawn` (path in the map folder -> bytes), from the earlier
+    one's entries (parse_record), whose other paths stay (the files stay too: nothing is ever
+    removed). None: nothing to record."""
+    entries = {**earlier, **{path: digest(data) for path, data in drawn.items()}}
     if not entries:
-        return earlier
+        return None
     return "".join(f"{entries[path]}  {path}\n" for path in sorted(entries)).encode("utf-8")
